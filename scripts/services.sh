@@ -1,0 +1,249 @@
+#!/usr/bin/env bash
+# Starts the real RabbitMQ and MariaDB the system needs, as plain background processes
+# (this machine kind has neither Docker nor systemd), with all their state under .local/.
+#
+#   scripts/services.sh up       install if missing, start, wait until both answer, create users
+#   scripts/services.sh down     stop what `up` started, by PID
+#   scripts/services.sh status   say what runs
+#
+# Every setting below can be overridden from the environment.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+STATE=${SUPERMARKET_STATE_DIR:-$ROOT/.local}
+
+RABBIT_PORT=${RABBITMQ_PORT:-5672}
+RABBIT_MGMT_PORT=${RABBITMQ_MANAGEMENT_PORT:-15672}
+RABBIT_USER=${RABBITMQ_USER:-supermarket}
+RABBIT_PASSWORD=${RABBITMQ_PASSWORD:-supermarket-local}
+DB_PORT=${MYSQL_PORT:-3306}
+DB_NAME=${MYSQL_DATABASE:-supermarket}
+DB_USER=${MYSQL_USER:-supermarket}
+DB_PASSWORD=${MYSQL_PASSWORD:-supermarket-local}
+
+RABBIT_DIR=$STATE/rabbitmq
+DB_DIR=$STATE/mariadb
+DB_CNF=$DB_DIR/my.cnf
+
+log() { printf '[services] %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+# PID 1 here does not reap orphans, so `kill -0` is true for a zombie: look at the state too.
+alive() {
+  local pid=$1 stat
+  [ -n "$pid" ] || return 1
+  stat=$(ps -o stat= -p "$pid" 2>/dev/null) || return 1
+  [[ $stat != Z* ]]
+}
+pid_of() { [ -f "$1" ] && cat "$1" || true; }
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+wait_for() { # seconds, description, command...
+  local limit=$1 what=$2; shift 2
+  local deadline=$((SECONDS + limit))
+  until "$@" >/dev/null 2>&1; do
+    ((SECONDS < deadline)) || die "$what did not answer within ${limit}s"
+    sleep 0.5
+  done
+}
+
+installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]; }
+
+install_missing() {
+  local missing=()
+  for pkg in rabbitmq-server mariadb-server mariadb-client; do
+    installed "$pkg" || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  [ "$(id -u)" -eq 0 ] || die "missing ${missing[*]}; run as root or install them with apt-get"
+  log "installing ${missing[*]} from Debian's packages"
+  # Keep the packages' post-install from starting default instances on our ports.
+  local guard=""
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+    guard=/usr/sbin/policy-rc.d
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  [ -z "$guard" ] || rm -f "$guard"
+}
+
+# ---------------------------------------------------------------- RabbitMQ
+
+rabbit_env() {
+  export HOME=$RABBIT_DIR # the Erlang cookie lands here, not in /var/lib/rabbitmq
+  export RABBITMQ_NODENAME=rabbit@localhost
+  export RABBITMQ_CONFIG_FILE=$RABBIT_DIR/rabbitmq.conf
+  export RABBITMQ_ENABLED_PLUGINS_FILE=$RABBIT_DIR/enabled_plugins
+  export RABBITMQ_MNESIA_BASE=$RABBIT_DIR/mnesia
+  export RABBITMQ_LOG_BASE=$RABBIT_DIR/log
+  export RABBITMQ_PID_FILE=$RABBIT_DIR/rabbitmq.pid
+  export RABBITMQ_CONF_ENV_FILE=$RABBIT_DIR/rabbitmq-env.conf
+  export ERL_EPMD_ADDRESS=127.0.0.1
+  export RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}"
+}
+
+rabbit_configure() {
+  mkdir -p "$RABBIT_DIR/mnesia" "$RABBIT_DIR/log"
+  : >"$RABBIT_DIR/rabbitmq-env.conf"
+  echo '[rabbitmq_management].' >"$RABBIT_DIR/enabled_plugins"
+  cat >"$RABBIT_DIR/rabbitmq.conf" <<EOF
+listeners.tcp.1 = 127.0.0.1:$RABBIT_PORT
+management.tcp.ip = 127.0.0.1
+management.tcp.port = $RABBIT_MGMT_PORT
+load_definitions = $RABBIT_DIR/definitions.json
+EOF
+  cat >"$RABBIT_DIR/definitions.json" <<EOF
+{
+  "vhosts": [{"name": "/"}, {"name": "supermarket-test"}],
+  "users": [{"name": "$RABBIT_USER", "password": "$RABBIT_PASSWORD", "tags": ["administrator"]}],
+  "permissions": [
+    {"user": "$RABBIT_USER", "vhost": "/", "configure": ".*", "write": ".*", "read": ".*"},
+    {"user": "$RABBIT_USER", "vhost": "supermarket-test", "configure": ".*", "write": ".*", "read": ".*"}
+  ]
+}
+EOF
+}
+
+rabbit_up() {
+  if alive "$(pid_of "$RABBIT_DIR/server.pid")"; then
+    log "RabbitMQ already running (pid $(cat "$RABBIT_DIR/server.pid"))"
+    return
+  fi
+  port_open "$RABBIT_PORT" && die "port $RABBIT_PORT is taken by a RabbitMQ this script did not start"
+  rabbit_configure
+  rabbit_env
+  log "starting RabbitMQ on 127.0.0.1:$RABBIT_PORT"
+  setsid /usr/lib/rabbitmq/bin/rabbitmq-server >"$RABBIT_DIR/log/console.log" 2>&1 </dev/null &
+  echo $! >"$RABBIT_DIR/server.pid"
+  # rabbitmqctl fails at once before the node is up and costs ~2 s of CPU a call: poll the port first.
+  wait_for 120 "RabbitMQ port $RABBIT_PORT" port_open "$RABBIT_PORT"
+  wait_for 60 "RabbitMQ" /usr/lib/rabbitmq/bin/rabbitmq-diagnostics -q ping
+}
+
+rabbit_down() {
+  local pid
+  pid=$(pid_of "$RABBIT_DIR/server.pid")
+  if alive "$pid"; then
+    log "stopping RabbitMQ (pid $pid)"
+    kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid"
+    local deadline=$((SECONDS + 30))
+    while alive "$pid" && ((SECONDS < deadline)); do sleep 0.3; done
+    alive "$pid" && kill -KILL -- "-$pid" 2>/dev/null || true
+  fi
+  rm -f "$RABBIT_DIR/server.pid"
+  # epmd outlives the node; it was started by our node, on loopback.
+  command -v epmd >/dev/null && ERL_EPMD_ADDRESS=127.0.0.1 epmd -kill >/dev/null 2>&1 || true
+}
+
+# ---------------------------------------------------------------- MariaDB
+
+db_configure() {
+  mkdir -p "$DB_DIR/data"
+  cat >"$DB_CNF" <<EOF
+[mysqld]
+datadir=$DB_DIR/data
+socket=$DB_DIR/mysqld.sock
+pid-file=$DB_DIR/mysqld.pid
+log-error=$DB_DIR/error.log
+port=$DB_PORT
+bind-address=127.0.0.1
+skip-name-resolve
+character-set-server=utf8mb4
+collation-server=utf8mb4_general_ci
+max_connections=200
+innodb_buffer_pool_size=512M
+
+[client]
+socket=$DB_DIR/mysqld.sock
+EOF
+  # mysqld runs as `mysql` and must reach its datadir through every parent.
+  chown -R mysql:mysql "$DB_DIR"
+  local dir=$DB_DIR
+  while [ "$dir" != / ]; do dir=$(dirname "$dir"); chmod o+x "$dir" 2>/dev/null || true; done
+  if [ ! -d "$DB_DIR/data/mysql" ]; then
+    log "initialising MariaDB data in $DB_DIR/data"
+    mariadb-install-db --defaults-file="$DB_CNF" --user=mysql --skip-test-db >"$DB_DIR/install.log" 2>&1 \
+      || die "mariadb-install-db failed, see $DB_DIR/install.log"
+  fi
+}
+
+db_provision() {
+  mariadb --defaults-file="$DB_CNF" -uroot <<EOF
+CREATE DATABASE IF NOT EXISTS \`$DB_NAME\` CHARACTER SET utf8mb4;
+CREATE USER IF NOT EXISTS '$DB_USER'@'%' IDENTIFIED VIA mysql_native_password USING PASSWORD('$DB_PASSWORD');
+ALTER USER '$DB_USER'@'%' IDENTIFIED VIA mysql_native_password USING PASSWORD('$DB_PASSWORD');
+GRANT ALL PRIVILEGES ON \`$DB_NAME\`.* TO '$DB_USER'@'%';
+GRANT ALL PRIVILEGES ON \`${DB_NAME}\\_test%\`.* TO '$DB_USER'@'%';
+FLUSH PRIVILEGES;
+EOF
+}
+
+db_up() {
+  if alive "$(pid_of "$DB_DIR/server.pid")"; then
+    log "MariaDB already running (pid $(cat "$DB_DIR/server.pid"))"
+    return
+  fi
+  port_open "$DB_PORT" && die "port $DB_PORT is taken by a MySQL this script did not start"
+  db_configure
+  log "starting MariaDB on 127.0.0.1:$DB_PORT"
+  setsid mariadbd --defaults-file="$DB_CNF" --user=mysql >"$DB_DIR/console.log" 2>&1 </dev/null &
+  echo $! >"$DB_DIR/server.pid"
+  wait_for 60 "MariaDB" mariadb-admin --defaults-file="$DB_CNF" ping
+  db_provision
+}
+
+db_down() {
+  local pid
+  pid=$(pid_of "$DB_DIR/server.pid")
+  if alive "$pid"; then
+    log "stopping MariaDB (pid $pid)"
+    kill -TERM "$pid"
+    local deadline=$((SECONDS + 30))
+    while alive "$pid" && ((SECONDS < deadline)); do sleep 0.3; done
+    alive "$pid" && kill -KILL "$pid" || true
+  fi
+  rm -f "$DB_DIR/server.pid"
+}
+
+# ---------------------------------------------------------------- commands
+
+settings() {
+  cat <<EOF
+RabbitMQ:  amqp://$RABBIT_USER:$RABBIT_PASSWORD@127.0.0.1:$RABBIT_PORT/  (management http://127.0.0.1:$RABBIT_MGMT_PORT/)
+MariaDB:   Server=127.0.0.1;Port=$DB_PORT;Database=$DB_NAME;User ID=$DB_USER;Password=$DB_PASSWORD
+Data/logs: $STATE
+EOF
+}
+
+status() {
+  local rc=0
+  for svc in rabbitmq mariadb; do
+    local dir=$STATE/$svc pid
+    pid=$(pid_of "$dir/server.pid")
+    if alive "$pid"; then echo "$svc: running (pid $pid)"; else echo "$svc: stopped"; rc=1; fi
+  done
+  return $rc
+}
+
+case ${1:-} in
+  up)
+    install_missing
+    mkdir -p "$STATE"
+    db_up &
+    db_job=$!
+    rabbit_up
+    wait "$db_job" || die "MariaDB failed to start, see $DB_DIR/error.log"
+    settings
+    ;;
+  down)
+    rabbit_down
+    db_down
+    ;;
+  status) status ;;
+  rabbit-up) install_missing; rabbit_up ;;
+  rabbit-down) rabbit_down ;;
+  db-up) install_missing; db_up ;;
+  db-down) db_down ;;
+  *) echo "usage: $0 up|down|status|rabbit-up|rabbit-down|db-up|db-down" >&2; exit 2 ;;
+esac

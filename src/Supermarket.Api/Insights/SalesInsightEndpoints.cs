@@ -1,0 +1,88 @@
+using MassTransit;
+using Microsoft.Extensions.Options;
+using Supermarket.Api.Problems;
+using Supermarket.Api.Purchases;
+using Supermarket.Contracts.Sales;
+using Supermarket.Hosting.Catalog;
+
+namespace Supermarket.Api.Insights;
+
+public static class SalesInsightEndpoints
+{
+    public static IEndpointRouteBuilder MapSalesInsights(this IEndpointRouteBuilder app)
+    {
+        var items = app.MapGroup("/items").WithTags("Sales insights");
+        items.MapGet("/store/{storeID}", TopItemsAtStore)
+            .WithName("TopItemsAtStore")
+            .WithSummary("The 10 best-selling items at a store.")
+            .Produces<TopItemsResponse>()
+            .ProducesValidationProblem()
+            .ProducesProblem(StatusCodes.Status503ServiceUnavailable)
+            .ProducesProblem(StatusCodes.Status504GatewayTimeout);
+        // /top10/ is the course spec's path for what returns five stores; /top5/ is the one the seeds' server used.
+        foreach (var path in new[] { "/top10/{itemID}", "/top5/{itemID}" })
+        {
+            items.MapGet(path, TopStoresForItem)
+                .WithName(path.Contains("top10", StringComparison.Ordinal) ? "TopStoresForItem" : "TopStoresForItemTop5")
+                .WithSummary("The 5 stores that sold the most of an item.")
+                .Produces<TopStoresResponse>()
+                .ProducesValidationProblem()
+                .ProducesProblem(StatusCodes.Status503ServiceUnavailable)
+                .ProducesProblem(StatusCodes.Status504GatewayTimeout);
+        }
+
+        return app;
+    }
+
+    private static async Task<IResult> TopItemsAtStore(string storeID, HttpContext http,
+        IRequestClient<TopItemsForStore> client, IOptions<CatalogOptions> catalog, IOptions<InsightOptions> options)
+    {
+        if (PurchasePath.ParseId(storeID, "storeID", catalog.Value.MaxStoreId, out var store) is { } error)
+        {
+            return ClientErrors.Invalid(error);
+        }
+
+        return await AskAsync(http, options.Value, client, new TopItemsForStore(store, options.Value.TopItemsCount),
+            (TopItemsAtStore answer) => new TopItemsResponse([.. answer.Items.Select(i => new ItemCount(i.ItemId, i.Units))]));
+    }
+
+    private static async Task<IResult> TopStoresForItem(string itemID, HttpContext http,
+        IRequestClient<TopStoresForItem> client, IOptions<CatalogOptions> catalog, IOptions<InsightOptions> options)
+    {
+        if (PurchasePath.ParseId(itemID, "itemID", catalog.Value.MaxItemId, out var item) is { } error)
+        {
+            return ClientErrors.Invalid(error);
+        }
+
+        return await AskAsync(http, options.Value, client, new TopStoresForItem(item, options.Value.TopStoresCount),
+            (TopStoresOfItem answer) => new TopStoresResponse([.. answer.Stores.Select(s => new StoreCount(s.StoreId, s.Units))]));
+    }
+
+    /// <summary>One request/response round trip to the Store aggregator, bounded by the query timeout end to end
+    /// (sending the request included), so a GET never hangs: 504 when the aggregator does not answer, 503 when
+    /// the broker cannot take the request.</summary>
+    private static async Task<IResult> AskAsync<TRequest, TAnswer, TResponse>(HttpContext http, InsightOptions options,
+        IRequestClient<TRequest> client, TRequest request, Func<TAnswer, TResponse> shape)
+        where TRequest : class
+        where TAnswer : class
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(http.RequestAborted);
+        timeout.CancelAfter(options.QueryTimeout);
+        try
+        {
+            var response = await client.GetResponse<TAnswer>(request, timeout.Token, RequestTimeout.After(ms: (int)options.QueryTimeout.TotalMilliseconds));
+            return TypedResults.Ok(shape(response.Message));
+        }
+        catch (Exception exception) when (exception is RequestTimeoutException or OperationCanceledException
+            && !http.RequestAborted.IsCancellationRequested)
+        {
+            return TypedResults.Problem("The Store aggregator did not answer in time.",
+                statusCode: StatusCodes.Status504GatewayTimeout, title: "Gateway timeout.");
+        }
+        catch (Exception exception) when (!http.RequestAborted.IsCancellationRequested)
+        {
+            http.RequestServices.GetRequiredService<ILogger<TRequest>>().LogWarning(exception, "Sales query {Request} failed", request);
+            return ClientErrors.Unavailable(http, "The Store aggregator", TimeSpan.FromSeconds(2));
+        }
+    }
+}

@@ -1,0 +1,76 @@
+using System.Text.Json.Nodes;
+using Microsoft.OpenApi;
+using Supermarket.Api.Insights;
+using Supermarket.Api.Purchases;
+using Swashbuckle.AspNetCore.SwaggerGen;
+
+namespace Supermarket.Api.OpenApi;
+
+public static class SwaggerSetup
+{
+    public static IServiceCollection AddSupermarketSwagger(this IServiceCollection services)
+    {
+        services.AddEndpointsApiExplorer();
+        services.AddSwaggerGen(swagger =>
+        {
+            swagger.SwaggerDoc("v1", new OpenApiInfo
+            {
+                Title = "Supermarket",
+                Version = "1.11",
+                Description = "The course's GianTigle API: record purchases and ask what sells where.",
+            });
+            swagger.SchemaFilter<Examples>();
+            swagger.OperationFilter<RequestBodies>();
+        });
+        return services;
+    }
+
+    public static WebApplication UseSupermarketSwagger(this WebApplication app)
+    {
+        app.UseSwagger();
+        app.UseSwaggerUI(ui => ui.DocumentTitle = "Supermarket API");
+        return app;
+    }
+
+    /// <summary>Documents the JSON body of endpoints that read it themselves (see <see cref="DocumentedRequestBody"/>).</summary>
+    private sealed class RequestBodies : IOperationFilter
+    {
+        public void Apply(OpenApiOperation operation, OperationFilterContext context)
+        {
+            var body = context.ApiDescription.ActionDescriptor.EndpointMetadata.OfType<DocumentedRequestBody>().FirstOrDefault();
+            if (body is null)
+            {
+                return;
+            }
+
+            operation.RequestBody = new OpenApiRequestBody
+            {
+                Required = true,
+                Content = new Dictionary<string, OpenApiMediaType>
+                {
+                    ["application/json"] = new() { Schema = context.SchemaGenerator.GenerateSchema(body.Type, context.SchemaRepository) },
+                },
+            };
+        }
+    }
+
+    /// <summary>Example bodies in the course's exact shapes, so Swagger UI's "Try it out" sends a valid purchase.</summary>
+    private sealed class Examples : ISchemaFilter
+    {
+        private static readonly Dictionary<Type, string> ByType = new()
+        {
+            [typeof(PurchaseBodyExample)] = """{"items":[{"ItemID":"47410","numberOfItems:":1},{"ItemID":"20998","numberOfItems:":2}]}""",
+            [typeof(TopItemsResponse)] = """{"stores":[{"itemID":47410,"numberOfItems":12},{"itemID":20998,"numberOfItems":9}]}""",
+            [typeof(TopStoresResponse)] = """{"stores":[{"storeID":55,"numberOfItems":28},{"storeID":3,"numberOfItems":17}]}""",
+            [typeof(PurchaseAccepted)] = """{"message":"Purchase recorded.","purchaseId":"019a9b5e-3f1c-7c2a-9d4e-0a1b2c3d4e5f"}""",
+        };
+
+        public void Apply(IOpenApiSchema schema, SchemaFilterContext context)
+        {
+            if (schema is OpenApiSchema concrete && ByType.TryGetValue(context.Type, out var example))
+            {
+                concrete.Examples = [JsonNode.Parse(example)!];
+            }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+namespace Supermarket.Api.Problems;
+
+/// <summary>The problem+json answers the API gives for bad input and unavailable dependencies.</summary>
+public static class ClientErrors
+{
+    /// <summary>400 naming the field; <c>message</c> repeats the reason in the course API's ResponseMsg shape.</summary>
+    public static IResult Invalid(InputError error) =>
+        TypedResults.ValidationProblem(
+            new Dictionary<string, string[]> { [error.Field] = [error.Reason] },
+            detail: $"{error.Field}: {error.Reason}",
+            title: "The request is invalid.",
+            extensions: new Dictionary<string, object?> { ["message"] = $"{error.Field}: {error.Reason}" });
+
+    public static IResult TooLarge(int limitBytes) =>
+        TypedResults.Problem(
+            detail: $"The body is larger than {limitBytes} bytes.",
+            statusCode: StatusCodes.Status413PayloadTooLarge,
+            title: "The request body is too large.");
+
+    /// <summary>503 with Retry-After: the client may try again; nothing was accepted.</summary>
+    public static IResult Unavailable(HttpContext http, string what, TimeSpan retryAfter)
+    {
+        http.Response.Headers.RetryAfter = ((int)Math.Ceiling(retryAfter.TotalSeconds)).ToString(System.Globalization.CultureInfo.InvariantCulture);
+        return TypedResults.Problem(
+            detail: $"{what} is unavailable; nothing was recorded. Retry later.",
+            statusCode: StatusCodes.Status503ServiceUnavailable,
+            title: "Service unavailable.");
+    }
+}

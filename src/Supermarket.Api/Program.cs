@@ -1,0 +1,42 @@
+using Microsoft.AspNetCore.Diagnostics.HealthChecks;
+using Supermarket.Api.Insights;
+using Supermarket.Api.OpenApi;
+using Supermarket.Api.Purchases;
+using Supermarket.Contracts.Sales;
+using Supermarket.Hosting.Catalog;
+using Supermarket.Hosting.Configuration;
+using Supermarket.Hosting.Messaging;
+
+// The ingest API: validates purchases, publishes them to the fanout, and relays sales questions to the Store aggregator.
+var builder = WebApplication.CreateBuilder(args);
+
+builder.Services.AddValidatedOptions<CatalogOptions>(builder.Configuration, CatalogOptions.Section);
+builder.Services.AddValidatedOptions<IngestOptions>(builder.Configuration, IngestOptions.Section);
+builder.Services.AddValidatedOptions<InsightOptions>(builder.Configuration, InsightOptions.Section);
+builder.Services.AddSingleton(TimeProvider.System);
+builder.Services.AddSingleton<PurchaseIngest>();
+builder.Services.AddSupermarketBus(builder.Configuration, bus =>
+{
+    var queries = new Uri($"queue:{QueueNames.SalesQueries}");
+    bus.AddRequestClient<TopItemsForStore>(queries);
+    bus.AddRequestClient<TopStoresForItem>(queries);
+});
+builder.Services.AddProblemDetails();
+builder.Services.AddHealthChecks();
+builder.Services.AddSupermarketSwagger();
+
+var app = builder.Build();
+
+app.UseExceptionHandler();
+app.UseStatusCodePages();
+app.UseSupermarketSwagger();
+app.MapHealthChecks("/health/live", new HealthCheckOptions { Predicate = _ => false });
+// MassTransit tags its bus check "ready": ready means connected to the broker.
+app.MapHealthChecks("/health/ready", new HealthCheckOptions { Predicate = check => check.Tags.Contains("ready") });
+app.MapPurchases();
+app.MapSalesInsights();
+
+await app.RunAsync();
+
+/// <summary>The entry point, visible to the integration tests' WebApplicationFactory.</summary>
+public partial class Program;

@@ -1,0 +1,73 @@
+using Microsoft.Extensions.Options;
+using Supermarket.Api.OpenApi;
+using Supermarket.Api.Problems;
+using Supermarket.Hosting.Catalog;
+
+namespace Supermarket.Api.Purchases;
+
+public static class PurchaseEndpoints
+{
+    public static IEndpointRouteBuilder MapPurchases(this IEndpointRouteBuilder app)
+    {
+        var purchases = app.MapGroup("/purchase").WithTags("Purchases");
+        purchases.MapPost("/{storeID}/customer/{custID}/date/{date}", RecordPurchase)
+            .WithName("RecordPurchase")
+            .WithSummary("Records one purchase; 201 once the broker has confirmed it.")
+            // Documented rather than declared with Accepts(): a declared content type makes routing answer a wrong
+            // one with a bare 415, where the API promises a problem+json 400 naming the header.
+            .WithMetadata(new DocumentedRequestBody(typeof(PurchaseBodyExample)))
+            .Produces<PurchaseAccepted>(StatusCodes.Status201Created)
+            .ProducesValidationProblem()
+            .ProducesProblem(StatusCodes.Status413PayloadTooLarge)
+            .ProducesProblem(StatusCodes.Status503ServiceUnavailable);
+        return app;
+    }
+
+    private static async Task<IResult> RecordPurchase(
+        string storeID, string custID, string date, HttpContext http, PurchaseIngest ingest,
+        IOptions<CatalogOptions> catalog, IOptions<IngestOptions> options)
+    {
+        var pathError = PurchasePath.TryParse(storeID, custID, date, catalog.Value, out var store, out var customer, out var day);
+        if (pathError is { } invalidPath)
+        {
+            return ClientErrors.Invalid(invalidPath);
+        }
+
+        if (!http.Request.HasJsonContentType())
+        {
+            return ClientErrors.Invalid(new InputError("Content-Type", "must be application/json."));
+        }
+
+        RequestBody? body;
+        try
+        {
+            body = await RequestBody.ReadAsync(http.Request, options.Value.MaxBodyBytes, http.RequestAborted);
+        }
+        catch (BadHttpRequestException exception)
+        {
+            // Kestrel's own limits, such as a body that arrives too slowly.
+            return TypedResults.Problem(exception.Message, statusCode: exception.StatusCode, title: "The request body could not be read.");
+        }
+
+        if (body is null)
+        {
+            return ClientErrors.TooLarge(options.Value.MaxBodyBytes);
+        }
+
+        using (body)
+        {
+            if (PurchaseBodyParser.TryParse(body.Span, catalog.Value, out var lines) is { } invalidBody)
+            {
+                return ClientErrors.Invalid(invalidBody);
+            }
+
+            var purchase = ingest.Stamp(store, customer, day, lines);
+            if (!await ingest.PublishAsync(purchase, http.RequestAborted))
+            {
+                return ClientErrors.Unavailable(http, "The message broker", options.Value.RetryAfter);
+            }
+
+            return TypedResults.Created((string?)null, new PurchaseAccepted("Purchase recorded.", purchase.PurchaseId));
+        }
+    }
+}

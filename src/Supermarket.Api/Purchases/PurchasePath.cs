@@ -1,0 +1,43 @@
+using System.Globalization;
+using Supermarket.Api.Problems;
+using Supermarket.Hosting.Catalog;
+
+namespace Supermarket.Api.Purchases;
+
+/// <summary>The route values of a purchase, checked. They arrive as strings so that a malformed id gets a
+/// problem+json 400 naming it, rather than the framework's bare 404 for a route that does not match.</summary>
+public static class PurchasePath
+{
+    public static InputError? TryParse(string storeId, string customerId, string date, CatalogOptions catalog,
+        out int store, out int customer, out DateOnly day)
+    {
+        customer = 0;
+        day = default;
+        return ParseId(storeId, "storeID", catalog.MaxStoreId, out store)
+            ?? ParseId(customerId, "custID", int.MaxValue, out customer)
+            ?? ParseDate(date, out day);
+    }
+
+    public static InputError? ParseId(string text, string field, int max, out int id)
+    {
+        if (!int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out id))
+        {
+            return new InputError(field, "must be a positive integer.");
+        }
+
+        return id >= 1 && id <= max ? null : new InputError(field, $"must be between 1 and {max}.");
+    }
+
+    private static InputError? ParseDate(string text, out DateOnly day)
+    {
+        if (text.Length != 8)
+        {
+            day = default;
+            return new InputError("date", "must have 8 digits, as yyyyMMdd.");
+        }
+
+        return DateOnly.TryParseExact(text, "yyyyMMdd", CultureInfo.InvariantCulture, DateTimeStyles.None, out day)
+            ? null
+            : new InputError("date", "must be a real calendar date, as yyyyMMdd.");
+    }
+}

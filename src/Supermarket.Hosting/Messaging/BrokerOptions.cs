@@ -1,0 +1,32 @@
+using System.ComponentModel.DataAnnotations;
+
+namespace Supermarket.Hosting.Messaging;
+
+/// <summary>Where RabbitMQ is and how purchases travel through it. Section <c>Broker</c>.</summary>
+public sealed class BrokerOptions
+{
+    public const string Section = "Broker";
+
+    [Required]
+    public string Host { get; set; } = "127.0.0.1";
+
+    [Range(1, 65535)]
+    public int Port { get; set; } = 5672;
+
+    [Required]
+    public string VirtualHost { get; set; } = "/";
+
+    [Required]
+    public string Username { get; set; } = "supermarket";
+
+    [Required]
+    public string Password { get; set; } = "supermarket-local";
+
+    /// <summary>The fanout exchange every recorded purchase is published to.</summary>
+    [Required]
+    public string PurchasesExchange { get; set; } = "supermarket.purchase-recorded";
+
+    /// <summary>Persistent messages survive a broker restart; transient ones are faster and do not.
+    /// The seeds' main experiment, so both stay available.</summary>
+    public bool PersistentDelivery { get; set; } = true;
+}

@@ -1,0 +1,45 @@
+using MassTransit;
+using Microsoft.Extensions.Options;
+using Supermarket.Hosting.Configuration;
+using Supermarket.Hosting.Database;
+using Supermarket.Hosting.Messaging;
+using Supermarket.Purchases.Recording;
+
+namespace Supermarket.Purchases;
+
+public static class PurchaseRecordingSetup
+{
+    /// <summary>Everything the Purchases writer runs: schema migration, then the batch consumer on its own queue.
+    /// A method of its own so the integration tests host exactly what Program.cs hosts.</summary>
+    public static IHostApplicationBuilder AddPurchaseRecording(this IHostApplicationBuilder builder)
+    {
+        builder.Services.AddSupermarketDatabase(builder.Configuration);
+        builder.Services.AddValidatedOptions<WriterOptions>(builder.Configuration, WriterOptions.Section)
+            .Validate<IOptions<DatabaseOptions>>(
+                (writer, database) => writer.BatchConcurrency <= database.Value.MaxConnections,
+                "Writer:BatchConcurrency must not exceed Database:MaxConnections: each batch in flight holds a connection.");
+        builder.Services.AddSingleton<PurchaseWriter>();
+        // A worker is started only once its queue is declared and bound to the fanout; before that, purchases
+        // published to the fanout would not reach it.
+        builder.Services.Configure<MassTransitHostOptions>(host => host.WaitUntilStarted = true);
+        builder.Services.AddSupermarketBus(
+            builder.Configuration,
+            bus => bus.AddConsumer<PurchaseBatchConsumer>(),
+            (context, rabbit) =>
+            {
+                var writer = context.GetRequiredService<IOptions<WriterOptions>>().Value;
+                rabbit.ReceiveEndpoint(QueueNames.PurchaseWriter, endpoint =>
+                {
+                    // Enough in flight to fill every concurrent batch, and the next ones while those commit.
+                    endpoint.PrefetchCount = writer.BatchSize * writer.BatchConcurrency * 2;
+                    endpoint.UseMessageRetry(retry => retry.Exponential(
+                        writer.RetryLimit, TimeSpan.FromMilliseconds(100), TimeSpan.FromSeconds(5), TimeSpan.FromMilliseconds(200)));
+                    endpoint.ConfigureConsumer<PurchaseBatchConsumer>(context, consumer => consumer.Options<BatchOptions>(batch => batch
+                        .SetMessageLimit(writer.BatchSize)
+                        .SetTimeLimit(writer.BatchTimeLimit)
+                        .SetConcurrencyLimit(writer.BatchConcurrency)));
+                });
+            });
+        return builder;
+    }
+}

@@ -1,0 +1,25 @@
+using System.ComponentModel.DataAnnotations;
+
+namespace Supermarket.Purchases.Recording;
+
+/// <summary>How the writer batches purchases into transactions. Section <c>Writer</c>.</summary>
+public sealed class WriterOptions
+{
+    public const string Section = "Writer";
+
+    /// <summary>Purchases per transaction. ceilings.md: 100 is as fast as 500 with a fifth of the commit latency.</summary>
+    [Range(1, 1000)]
+    public int BatchSize { get; set; } = 100;
+
+    /// <summary>How long a partial batch waits for more purchases before it is written anyway.</summary>
+    [Range(typeof(TimeSpan), "00:00:00.001", "00:00:10")]
+    public TimeSpan BatchTimeLimit { get; set; } = TimeSpan.FromMilliseconds(50);
+
+    /// <summary>Batches written at once; each holds one connection, so it must not exceed Database:MaxConnections.</summary>
+    [Range(1, 64)]
+    public int BatchConcurrency { get; set; } = 4;
+
+    /// <summary>Retries of a batch that failed to write (transient database errors) before it goes to the error queue.</summary>
+    [Range(0, 20)]
+    public int RetryLimit { get; set; } = 5;
+}

@@ -1,0 +1,60 @@
+using MassTransit;
+using Microsoft.Extensions.Options;
+using Supermarket.Hosting.Catalog;
+using Supermarket.Hosting.Configuration;
+using Supermarket.Hosting.Database;
+using Supermarket.Hosting.Messaging;
+using Supermarket.Sales;
+using Supermarket.Store.Recovery;
+using Supermarket.Store.Sales;
+
+namespace Supermarket.Store;
+
+public static class SalesAggregationSetup
+{
+    /// <summary>Everything the Store aggregator runs. A method of its own so the integration tests host exactly
+    /// what Program.cs hosts.</summary>
+    public static IHostApplicationBuilder AddSalesAggregation(this IHostApplicationBuilder builder)
+    {
+        builder.Services.AddValidatedOptions<CatalogOptions>(builder.Configuration, CatalogOptions.Section);
+        builder.Services.AddValidatedOptions<AggregatorOptions>(builder.Configuration, AggregatorOptions.Section);
+        builder.Services.AddSingleton(services =>
+        {
+            var catalog = services.GetRequiredService<IOptions<CatalogOptions>>().Value;
+            return new SalesMatrix(catalog.MaxItemId, catalog.MaxStoreId);
+        });
+        builder.Services.AddSingleton<RecoveredPurchases>();
+
+        // Order matters: hosted services start in registration order, so the schema exists, then the matrix is
+        // rebuilt, and only then does the bus start consuming.
+        builder.Services.AddSupermarketDatabase(builder.Configuration);
+        builder.Services.AddHostedService<SalesRecovery>();
+        // A worker is started only once its queue is declared and bound to the fanout; before that, purchases
+        // published to the fanout would not reach it.
+        builder.Services.Configure<MassTransitHostOptions>(host => host.WaitUntilStarted = true);
+        builder.Services.AddSupermarketBus(
+            builder.Configuration,
+            bus =>
+            {
+                bus.AddConsumer<SalesCounter>();
+                bus.AddConsumer<SalesQueries>();
+            },
+            (context, rabbit) =>
+            {
+                var options = context.GetRequiredService<IOptions<AggregatorOptions>>().Value;
+                rabbit.ReceiveEndpoint(QueueNames.SalesCounter, endpoint =>
+                {
+                    endpoint.PrefetchCount = options.PrefetchCount;
+                    endpoint.ConcurrentMessageLimit = options.ConcurrentMessageLimit;
+                    endpoint.ConfigureConsumer<SalesCounter>(context);
+                });
+                rabbit.ReceiveEndpoint(QueueNames.SalesQueries, endpoint =>
+                {
+                    // MassTransit gives each request a time-to-live equal to its timeout, so questions left here
+                    // while the aggregator is down expire instead of being answered to nobody.
+                    endpoint.ConfigureConsumer<SalesQueries>(context);
+                });
+            });
+        return builder;
+    }
+}

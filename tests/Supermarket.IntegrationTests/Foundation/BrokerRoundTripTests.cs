@@ -1,0 +1,42 @@
+using MassTransit;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Supermarket.Hosting.Messaging;
+using Supermarket.IntegrationTests.Infrastructure;
+
+namespace Supermarket.IntegrationTests.Foundation;
+
+/// <summary>The ground is real: MassTransit, configured as every process configures it, over the real RabbitMQ.</summary>
+public sealed class BrokerRoundTripTests
+{
+    public sealed record Ping(Guid Id);
+
+    public sealed class PingConsumer(TaskCompletionSource<Guid> received) : IConsumer<Ping>
+    {
+        public Task Consume(ConsumeContext<Ping> context)
+        {
+            received.TrySetResult(context.Message.Id);
+            return Task.CompletedTask;
+        }
+    }
+
+    [Fact]
+    public async Task A_published_message_reaches_a_consumer_through_RabbitMQ()
+    {
+        await RealServices.PrepareAsync();
+        var received = new TaskCompletionSource<Guid>(TaskCreationOptions.RunContinuationsAsynchronously);
+        using var host = await SupermarketSystem.StartWorkerAsync(builder =>
+        {
+            builder.Services.AddSingleton(received);
+            builder.Services.AddSupermarketBus(builder.Configuration,
+                bus => bus.AddConsumer<PingConsumer>(),
+                (context, rabbit) => rabbit.ReceiveEndpoint("supermarket.tests.ping", e => e.ConfigureConsumer<PingConsumer>(context)));
+        });
+
+        var id = Guid.NewGuid();
+        await host.Services.GetRequiredService<IBus>().Publish(new Ping(id));
+
+        Assert.Equal(id, await received.Task.WaitAsync(TimeSpan.FromSeconds(20)));
+        await host.StopAsync();
+    }
+}

@@ -1,0 +1,91 @@
+using System.Net.Http.Headers;
+using System.Net.Sockets;
+using System.Text;
+using Dapper;
+using MySql.Data.MySqlClient;
+
+namespace Supermarket.IntegrationTests.Infrastructure;
+
+/// <summary>
+/// Checks that the real RabbitMQ and MariaDB answer, and gives the run a fresh test vhost and database.
+/// A missing service fails the run with a message that names it and says how to start it; nothing is skipped.
+/// </summary>
+public static class RealServices
+{
+    private static readonly SemaphoreSlim Once = new(1, 1);
+    private static bool _prepared;
+
+    public static async Task PrepareAsync()
+    {
+        await Once.WaitAsync();
+        try
+        {
+            if (_prepared)
+            {
+                return;
+            }
+
+            await EnsureReachableAsync("RabbitMQ", TestSettings.BrokerPort);
+            await EnsureReachableAsync("MariaDB", TestSettings.DatabasePort);
+            await ResetVirtualHostAsync();
+            await ResetDatabaseAsync();
+            _prepared = true;
+        }
+        finally
+        {
+            Once.Release();
+        }
+    }
+
+    public static async Task EnsureReachableAsync(string service, int port)
+    {
+        using var client = new TcpClient();
+        try
+        {
+            await client.ConnectAsync("127.0.0.1", port).WaitAsync(TimeSpan.FromSeconds(3));
+        }
+        catch (Exception exception) when (exception is SocketException or TimeoutException)
+        {
+            throw new InvalidOperationException(
+                $"{service} is not reachable on 127.0.0.1:{port}. Start it with `scripts/services.sh up` " +
+                "(./test.sh does this before running the tests).", exception);
+        }
+    }
+
+    private static async Task ResetVirtualHostAsync()
+    {
+        using var http = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{TestSettings.ManagementPort}/api/") };
+        http.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Basic",
+            Convert.ToBase64String(Encoding.UTF8.GetBytes($"{TestSettings.User}:{TestSettings.Password}")));
+        var vhost = Uri.EscapeDataString(TestSettings.VirtualHost);
+        // The management API may start a moment after AMQP does.
+        for (var attempt = 0; ; attempt++)
+        {
+            try
+            {
+                var deleted = await http.DeleteAsync($"vhosts/{vhost}");
+                if (deleted.IsSuccessStatusCode || deleted.StatusCode == System.Net.HttpStatusCode.NotFound)
+                {
+                    break;
+                }
+
+                deleted.EnsureSuccessStatusCode();
+            }
+            catch (HttpRequestException) when (attempt < 30)
+            {
+                await Task.Delay(1000);
+            }
+        }
+
+        (await http.PutAsync($"vhosts/{vhost}", null)).EnsureSuccessStatusCode();
+        var permissions = new StringContent("""{"configure":".*","write":".*","read":".*"}""", Encoding.UTF8, "application/json");
+        (await http.PutAsync($"permissions/{vhost}/{TestSettings.User}", permissions)).EnsureSuccessStatusCode();
+    }
+
+    private static async Task ResetDatabaseAsync()
+    {
+        await using var connection = new MySqlConnection(TestSettings.ConnectionString(database: "information_schema"));
+        await connection.OpenAsync();
+        await connection.ExecuteAsync($"SET SESSION sql_notes = 0; DROP DATABASE IF EXISTS {TestSettings.DatabaseName}; CREATE DATABASE {TestSettings.DatabaseName}");
+    }
+}

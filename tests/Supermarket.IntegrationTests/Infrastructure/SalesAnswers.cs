@@ -1,0 +1,27 @@
+using System.Net;
+using System.Text.Json;
+
+namespace Supermarket.IntegrationTests.Infrastructure;
+
+/// <summary>Reads the insight endpoints' answers in the course's shapes.</summary>
+public static class SalesAnswers
+{
+    public static async Task<(int ItemId, long Units)[]> TopItemsAsync(HttpClient api, int store)
+    {
+        var stores = await GetAsync(api, $"/items/store/{store}");
+        return [.. stores.EnumerateArray().Select(e => (e.GetProperty("itemID").GetInt32(), e.GetProperty("numberOfItems").GetInt64()))];
+    }
+
+    public static async Task<(int StoreId, long Units)[]> TopStoresAsync(HttpClient api, int item, string path = "top10")
+    {
+        var stores = await GetAsync(api, $"/items/{path}/{item}");
+        return [.. stores.EnumerateArray().Select(e => (e.GetProperty("storeID").GetInt32(), e.GetProperty("numberOfItems").GetInt64()))];
+    }
+
+    private static async Task<JsonElement> GetAsync(HttpClient api, string path)
+    {
+        var response = await api.GetAsync(path);
+        Assert.True(response.StatusCode == HttpStatusCode.OK, $"GET {path}: {(int)response.StatusCode} {await response.Content.ReadAsStringAsync()}");
+        return JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("stores").Clone();
+    }
+}

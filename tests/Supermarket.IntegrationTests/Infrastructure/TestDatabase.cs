@@ -1,0 +1,41 @@
+using Dapper;
+using MySql.Data.MySqlClient;
+using Supermarket.Hosting.Database;
+
+namespace Supermarket.IntegrationTests.Infrastructure;
+
+/// <summary>Reads what the Purchases writer stored, straight from MariaDB.</summary>
+public static class TestDatabase
+{
+    public static async Task<long> CountPurchasesAsync(Guid purchaseId)
+    {
+        await using var connection = new MySqlConnection(TestSettings.ConnectionString());
+        return await connection.ExecuteScalarAsync<long>(
+            "SELECT COUNT(*) FROM purchases WHERE id = @id", new { id = PurchaseKeys.ToKey(purchaseId) });
+    }
+
+    public static async Task<StoredPurchase?> FindAsync(Guid purchaseId)
+    {
+        await using var connection = new MySqlConnection(TestSettings.ConnectionString());
+        var key = PurchaseKeys.ToKey(purchaseId);
+        var purchase = await connection.QuerySingleOrDefaultAsync<(int StoreId, int CustomerId, DateTime Date)?>(
+            "SELECT store_id, customer_id, purchase_date FROM purchases WHERE id = @key", new { key });
+        if (purchase is not { } found)
+        {
+            return null;
+        }
+
+        var lines = await connection.QueryAsync<(int ItemId, int Quantity)>(
+            "SELECT item_id, quantity FROM purchase_items WHERE purchase_id = @key ORDER BY line_no", new { key });
+        return new StoredPurchase(found.StoreId, found.CustomerId, DateOnly.FromDateTime(found.Date), [.. lines]);
+    }
+
+    public static async Task<long> CountLinesAsync(Guid purchaseId)
+    {
+        await using var connection = new MySqlConnection(TestSettings.ConnectionString());
+        return await connection.ExecuteScalarAsync<long>(
+            "SELECT COUNT(*) FROM purchase_items WHERE purchase_id = @id", new { id = PurchaseKeys.ToKey(purchaseId) });
+    }
+}
+
+public sealed record StoredPurchase(int StoreId, int CustomerId, DateOnly Date, (int ItemId, int Quantity)[] Lines);

@@ -1,0 +1,35 @@
+namespace Supermarket.IntegrationTests.Infrastructure;
+
+/// <summary>The real services, as scripts/services.sh starts them, but a vhost and a database of the tests' own,
+/// so a test run neither sees nor disturbs the data of `./run.sh`.</summary>
+public static class TestSettings
+{
+    public const string VirtualHost = "supermarket-test";
+    public const string DatabaseName = "supermarket_test";
+    public const string BrokerHost = "127.0.0.1";
+    public const int BrokerPort = 5672;
+    public const int ManagementPort = 15672;
+    public const int DatabasePort = 3306;
+    public const string User = "supermarket";
+    public const string Password = "supermarket-local";
+
+    public static string ConnectionString(string database = DatabaseName) =>
+        $"Server=127.0.0.1;Port={DatabasePort};Database={database};User ID={User};Password={Password};SslMode=None";
+
+    /// <summary>Configuration every process under test gets, on top of its appsettings.json.</summary>
+    public static Dictionary<string, string?> For(bool persistent = true) => new()
+    {
+        ["Broker:Host"] = BrokerHost,
+        ["Broker:Port"] = BrokerPort.ToString(System.Globalization.CultureInfo.InvariantCulture),
+        ["Broker:VirtualHost"] = VirtualHost,
+        ["Broker:Username"] = User,
+        ["Broker:Password"] = Password,
+        ["Broker:PersistentDelivery"] = persistent ? "true" : "false",
+        ["Database:ConnectionString"] = ConnectionString(),
+        ["Database:MaxConnections"] = "4",
+        ["Writer:BatchSize"] = "50",
+        ["Writer:BatchTimeLimit"] = "00:00:00.020",
+        ["Writer:BatchConcurrency"] = "2",
+        ["Logging:LogLevel:Default"] = "Warning",
+    };
+}

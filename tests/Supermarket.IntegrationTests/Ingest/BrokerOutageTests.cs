@@ -1,0 +1,55 @@
+using System.Diagnostics;
+using System.Net;
+using Supermarket.IntegrationTests.Infrastructure;
+
+namespace Supermarket.IntegrationTests.Ingest;
+
+[Collection(nameof(SystemCollection))]
+public sealed class BrokerOutageTests(SupermarketSystem system)
+{
+    private const string Path = "/purchase/2/customer/2000/date/20210101";
+
+    [Fact]
+    public async Task A_purchase_no_queue_would_receive_is_not_accepted()
+    {
+        var settings = TestSettings.For();
+        settings["Broker:PurchasesExchange"] = "supermarket.tests.nobody-listens";
+        await using var api = new SupermarketSystem.ApiFactory(settings);
+        using var client = api.CreateClient();
+        await SupermarketSystem.WaitUntilReadyAsync(client);
+
+        var response = await Purchases.PostAsync(client, Path, Purchases.Body((1, 1)));
+
+        Assert.Equal(HttpStatusCode.ServiceUnavailable, response.StatusCode);
+    }
+
+    [Fact]
+    public async Task With_the_broker_down_a_POST_gets_503_promptly_and_201_again_once_it_is_back()
+    {
+        var body = Purchases.Body((1, 1));
+        Assert.Equal(HttpStatusCode.Created, (await Purchases.PostAsync(system.Api, Path, body)).StatusCode);
+
+        await ServiceScript.RunAsync("rabbit-down");
+        try
+        {
+            var watch = Stopwatch.StartNew();
+            var response = await Purchases.PostAsync(system.Api, Path, body);
+            watch.Stop();
+
+            Assert.Equal(HttpStatusCode.ServiceUnavailable, response.StatusCode);
+            Assert.NotNull(response.Headers.RetryAfter);
+            // The publish timeout is 5 s; a request must never hang past it by much.
+            Assert.True(watch.Elapsed < TimeSpan.FromSeconds(15), $"the 503 took {watch.Elapsed}");
+        }
+        finally
+        {
+            await ServiceScript.RunAsync("rabbit-up");
+        }
+
+        var recovered = await Eventually.UntilAsync(
+            async () => (await Purchases.PostAsync(system.Api, Path, body)).StatusCode,
+            status => status == HttpStatusCode.Created,
+            TimeSpan.FromSeconds(90));
+        Assert.Equal(HttpStatusCode.Created, recovered);
+    }
+}

@@ -1,0 +1,53 @@
+using System.Net;
+using System.Text.Json;
+using MassTransit;
+using Supermarket.Contracts.Purchases;
+using Supermarket.IntegrationTests.Infrastructure;
+
+namespace Supermarket.IntegrationTests.Ingest;
+
+[Collection(nameof(SystemCollection))]
+public sealed class RecordPurchaseTests(SupermarketSystem system)
+{
+    [Fact]
+    public async Task A_posted_purchase_lands_in_MySQL_with_the_same_values()
+    {
+        var id = await Purchases.RecordAsync(system.Api, 17, 17042, "20210315", (47410, 1), (20998, 3));
+
+        var stored = await Eventually.UntilAsync(() => TestDatabase.FindAsync(id), found => found is not null);
+
+        Assert.NotNull(stored);
+        Assert.Equal(17, stored.StoreId);
+        Assert.Equal(17042, stored.CustomerId);
+        Assert.Equal(new DateOnly(2021, 3, 15), stored.Date);
+        Assert.Equal([(47410, 1), (20998, 3)], stored.Lines);
+    }
+
+    [Fact]
+    public async Task The_201_body_names_the_purchase()
+    {
+        var response = await Purchases.PostAsync(system.Api, "/purchase/3/customer/3001/date/20210101",
+            """{"items":[{"ItemID":5,"numberOfItems":2}]}""");
+
+        Assert.Equal(HttpStatusCode.Created, response.StatusCode);
+        var body = JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement;
+        Assert.False(string.IsNullOrEmpty(body.GetProperty("message").GetString()));
+        Assert.Equal(7, body.GetProperty("purchaseId").GetGuid().ToString("D")[14] - '0'); // a UUIDv7: time-ordered
+    }
+
+    [Fact]
+    public async Task A_redelivered_purchase_makes_one_row()
+    {
+        var purchase = new PurchaseRecorded(Guid.CreateVersion7(), 9, 9001, new DateOnly(2021, 1, 1),
+            [new PurchaseLine(11, 1), new PurchaseLine(12, 2)], DateTimeOffset.UtcNow);
+
+        await system.Bus.Publish(purchase);
+        await system.Bus.Publish(purchase);
+        await Eventually.UntilAsync(() => TestDatabase.CountPurchasesAsync(purchase.PurchaseId), count => count > 0);
+        // Give the second copy every chance to be written too, then check it was not.
+        await Task.Delay(TimeSpan.FromSeconds(1));
+
+        Assert.Equal(1, await TestDatabase.CountPurchasesAsync(purchase.PurchaseId));
+        Assert.Equal(2, await TestDatabase.CountLinesAsync(purchase.PurchaseId));
+    }
+}

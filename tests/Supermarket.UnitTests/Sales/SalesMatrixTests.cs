@@ -1,0 +1,139 @@
+using Supermarket.Sales;
+
+namespace Supermarket.UnitTests.Sales;
+
+public sealed class SalesMatrixTests
+{
+    [Fact]
+    public void Concurrent_updates_from_many_threads_sum_exactly()
+    {
+        var matrix = new SalesMatrix(maxItemId: 1000, maxStores: 8);
+        const int threads = 8, updatesPerThread = 200_000;
+
+        Parallel.For(0, threads, new ParallelOptions { MaxDegreeOfParallelism = threads }, t =>
+        {
+            var random = new Random(t);
+            for (var i = 0; i < updatesPerThread; i++)
+            {
+                // Half the updates hit one hot cell, so threads really do collide.
+                if (i % 2 == 0)
+                {
+                    matrix.Record(1, 1, 1);
+                }
+                else
+                {
+                    matrix.Record(random.Next(1, 9), random.Next(1, 1001), 2);
+                }
+            }
+        });
+
+        long total = 0;
+        for (var store = 1; store <= 8; store++)
+        {
+            for (var item = 1; item <= 1000; item++)
+            {
+                total += matrix.UnitsSold(store, item);
+            }
+        }
+
+        Assert.Equal((threads * updatesPerThread / 2) + CountOddUpdatesAt(1, 1, threads, updatesPerThread), matrix.UnitsSold(1, 1));
+        Assert.Equal((long)threads * updatesPerThread / 2 * 3, total);
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    [InlineData(3)]
+    public void Top_K_matches_a_brute_force_ranking_on_random_data_with_ties(int seed)
+    {
+        const int items = 2003, stores = 37; // not multiples of the SIMD width
+        var matrix = new SalesMatrix(items, stores);
+        var random = new Random(seed);
+        var truth = new int[stores + 1, items + 1];
+        for (var i = 0; i < 20_000; i++)
+        {
+            // Small quantities over few distinct values: many ties, many zeros.
+            var (store, item, quantity) = (random.Next(1, stores + 1), random.Next(1, items + 1), random.Next(1, 3));
+            matrix.Record(store, item, quantity);
+            truth[store, item] += quantity;
+        }
+
+        foreach (var k in new[] { 1, 5, 10, 100 })
+        {
+            var best = new RankedSales[k];
+            for (var store = 1; store <= stores; store++)
+            {
+                var expected = Enumerable.Range(1, items).Select(item => new RankedSales(item, truth[store, item]));
+                Assert.Equal(BruteForce(expected, k), best[..matrix.TopItemsAtStore(store, best)]);
+            }
+
+            for (var item = 1; item <= items; item += 7)
+            {
+                var expected = Enumerable.Range(1, stores).Select(store => new RankedSales(store, truth[store, item]));
+                Assert.Equal(BruteForce(expected, k), best[..matrix.TopStoresForItem(item, best)]);
+            }
+        }
+    }
+
+    [Fact]
+    public void Zero_counts_are_left_out()
+    {
+        var matrix = new SalesMatrix(100, 4);
+        matrix.Record(2, 50, 3);
+        var best = new RankedSales[10];
+
+        Assert.Equal([new RankedSales(50, 3)], best[..matrix.TopItemsAtStore(2, best)]);
+        Assert.Equal(0, matrix.TopItemsAtStore(1, best));
+        Assert.Equal([new RankedSales(2, 3)], best[..matrix.TopStoresForItem(50, best)]);
+    }
+
+    [Fact]
+    public void Ids_and_counts_out_of_range_are_refused()
+    {
+        var matrix = new SalesMatrix(100, 4);
+        var best = new RankedSales[10];
+
+        Assert.Throws<ArgumentOutOfRangeException>(() => matrix.Record(0, 1, 1));
+        Assert.Throws<ArgumentOutOfRangeException>(() => matrix.Record(5, 1, 1));
+        Assert.Throws<ArgumentOutOfRangeException>(() => matrix.Record(1, 0, 1));
+        Assert.Throws<ArgumentOutOfRangeException>(() => matrix.Record(1, 101, 1));
+        Assert.Throws<ArgumentOutOfRangeException>(() => matrix.Record(1, 1, -1));
+        Assert.Throws<ArgumentOutOfRangeException>(() => matrix.TopItemsAtStore(5, best));
+        Assert.Throws<ArgumentOutOfRangeException>(() => matrix.TopStoresForItem(101, best));
+        Assert.Throws<ArgumentOutOfRangeException>(() => matrix.TopItemsAtStore(1, new RankedSales[101]));
+        Assert.Throws<ArgumentOutOfRangeException>(() => matrix.TopItemsAtStore(1, []));
+    }
+
+    [Fact]
+    public void The_full_chain_fits_one_matrix()
+    {
+        var matrix = new SalesMatrix(100_000, 512);
+        matrix.Record(512, 100_000, 7);
+        var best = new RankedSales[10];
+
+        Assert.Equal([new RankedSales(100_000, 7)], best[..matrix.TopItemsAtStore(512, best)]);
+        Assert.Equal([new RankedSales(512, 7)], best[..matrix.TopStoresForItem(100_000, best)]);
+    }
+
+    private static RankedSales[] BruteForce(IEnumerable<RankedSales> candidates, int k) =>
+        [.. candidates.Where(c => c.Units > 0).OrderByDescending(c => c.Units).ThenBy(c => c.Id).Take(k)];
+
+    /// <summary>The odd-numbered updates are random; replay them to know how many of them also hit (store, item).</summary>
+    private static int CountOddUpdatesAt(int store, int item, int threads, int updatesPerThread)
+    {
+        var units = 0;
+        for (var t = 0; t < threads; t++)
+        {
+            var random = new Random(t);
+            for (var i = 1; i < updatesPerThread; i += 2)
+            {
+                if (random.Next(1, 9) == store & random.Next(1, 1001) == item)
+                {
+                    units += 2;
+                }
+            }
+        }
+
+        return units;
+    }
+}

@@ -1,0 +1,57 @@
+extern alias StoreWorker;
+
+using MassTransit;
+using MassTransit.Testing;
+using Microsoft.Extensions.DependencyInjection;
+using StoreWorker::Supermarket.Store.Recovery;
+using StoreWorker::Supermarket.Store.Sales;
+using Supermarket.Contracts.Purchases;
+using Supermarket.Contracts.Sales;
+using Supermarket.Sales;
+
+namespace Supermarket.UnitTests.Store;
+
+/// <summary>The aggregator's consumers' logic, on MassTransit's in-memory harness (the broker is not under test here).</summary>
+public sealed class SalesCounterTests
+{
+    [Fact]
+    public async Task A_purchase_counts_once_unless_the_rebuild_already_counted_it()
+    {
+        var matrix = new SalesMatrix(100, 10);
+        var recovered = new RecoveredPurchases();
+        var alreadyCounted = Guid.CreateVersion7();
+        recovered.Replace([alreadyCounted]);
+        await using var provider = new ServiceCollection()
+            .AddSingleton(matrix)
+            .AddSingleton(recovered)
+            .AddMassTransitTestHarness(bus =>
+            {
+                bus.AddConsumer<SalesCounter>();
+                bus.AddConsumer<SalesQueries>();
+            })
+            .BuildServiceProvider(true);
+        var harness = provider.GetRequiredService<ITestHarness>();
+        await harness.Start();
+
+        PurchaseRecorded[] purchases =
+        [
+            Purchase(alreadyCounted, store: 3, (7, 5)),
+            Purchase(Guid.CreateVersion7(), store: 3, (7, 2), (8, 4)),
+            Purchase(Guid.CreateVersion7(), store: 4, (7, 1)),
+        ];
+        var consumer = harness.GetConsumerHarness<SalesCounter>();
+        foreach (var purchase in purchases)
+        {
+            await harness.Bus.Publish(purchase);
+            Assert.True(await consumer.Consumed.Any<PurchaseRecorded>(m => m.Context.Message.PurchaseId == purchase.PurchaseId));
+        }
+
+        var items = await harness.GetRequestClient<TopItemsForStore>().GetResponse<TopItemsAtStore>(new TopItemsForStore(3, 10));
+        Assert.Equal([new ItemSales(8, 4), new ItemSales(7, 2)], items.Message.Items);
+        var stores = await harness.GetRequestClient<TopStoresForItem>().GetResponse<TopStoresOfItem>(new TopStoresForItem(7, 5));
+        Assert.Equal([new StoreSales(3, 2), new StoreSales(4, 1)], stores.Message.Stores);
+    }
+
+    private static PurchaseRecorded Purchase(Guid id, int store, params (int Item, int Quantity)[] lines) =>
+        new(id, store, store * 1000, new DateOnly(2021, 1, 1), [.. lines.Select(l => new PurchaseLine(l.Item, l.Quantity))], DateTimeOffset.UtcNow);
+}
