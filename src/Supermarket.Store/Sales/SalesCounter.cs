@@ -13,10 +13,7 @@ public sealed class SalesCounter(SalesMatrix matrix, RecoveredPurchases recovere
         var purchase = context.Message;
         if (!recovered.Contains(purchase.PurchaseId))
         {
-            foreach (var line in purchase.Items)
-            {
-                matrix.Record(purchase.StoreId, line.ItemId, line.Quantity);
-            }
+            matrix.RecordPurchase(purchase.StoreId, purchase.Items);
         }
 
         return Task.CompletedTask;

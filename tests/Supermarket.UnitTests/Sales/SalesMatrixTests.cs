@@ -1,3 +1,4 @@
+using Supermarket.Contracts.Purchases;
 using Supermarket.Sales;
 
 namespace Supermarket.UnitTests.Sales;
@@ -73,6 +74,19 @@ public sealed class SalesMatrixTests
                 Assert.Equal(BruteForce(expected, k), best[..matrix.TopStoresForItem(item, best)]);
             }
         }
+    }
+
+    [Fact]
+    public void Recording_a_purchase_adds_each_line_and_refuses_a_bad_one_whole()
+    {
+        var matrix = new SalesMatrix(100, 4);
+
+        matrix.RecordPurchase(2, [new PurchaseLine(5, 1), new PurchaseLine(7, 3), new PurchaseLine(5, 2)]);
+        Assert.Throws<ArgumentOutOfRangeException>(() => matrix.RecordPurchase(2, [new PurchaseLine(7, 1), new PurchaseLine(101, 1)]));
+        Assert.Throws<ArgumentOutOfRangeException>(() => matrix.RecordPurchase(5, [new PurchaseLine(7, 1)]));
+
+        Assert.Equal(3, matrix.UnitsSold(2, 5));
+        Assert.Equal(3, matrix.UnitsSold(2, 7));
     }
 
     [Fact]

@@ -1,0 +1,82 @@
+using System.Diagnostics;
+using System.Globalization;
+using Supermarket.LoadTest;
+using Supermarket.LoadTest.Reporting;
+using Supermarket.LoadTest.Scenario;
+using Supermarket.LoadTest.Verification;
+
+// The chain's day against the API, the seeds' summary, the reports, and a check that nothing was lost.
+if (args.Contains("--help") || args.Contains("-h"))
+{
+    Console.WriteLine(LoadOptions.Usage);
+    return 0;
+}
+
+LoadOptions options;
+try
+{
+    options = LoadOptions.Parse(args);
+}
+catch (Exception exception) when (exception is ArgumentException or FormatException or UriFormatException)
+{
+    Console.Error.WriteLine(exception.Message);
+    Console.Error.WriteLine(LoadOptions.Usage);
+    return 2;
+}
+
+using var http = PurchaseSender.CreateClient(options);
+var verifier = new DayVerifier(options, http);
+// The first, a middle and the last store: one from each time zone.
+int[] sampled = [.. new[] { 1, (options.Stores / 2) + 1, options.Stores }.Where(s => s <= options.Stores).Distinct()];
+var storedBefore = options.Verify ? await verifier.CountStoredAsync() : 0;
+var untouched = options.Verify ? await verifier.UntouchedStoresAsync(sampled) : [];
+
+var log = new RequestLog(options.TotalPurchases);
+var tally = new SalesTally(sampled);
+var day = new ChainDay(options, new PurchaseSender(http, log, tally));
+using var queues = new QueueDepths(options.BrokerManagement);
+var monitor = new ProgressMonitor(log, options.TotalPurchases, queues);
+
+Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+    $"{options.Model} model: {options.Stores} stores x {options.Hours} hours x {options.PurchasesPerHour} purchases/hour = {options.TotalPurchases:N0} POSTs to {options.Url}"));
+using var stopMonitor = new CancellationTokenSource();
+var monitoring = monitor.RunAsync(stopMonitor.Token);
+var watch = Stopwatch.StartNew();
+await day.RunAsync();
+var wallSeconds = watch.Elapsed.TotalSeconds;
+await stopMonitor.CancelAsync();
+await monitoring;
+
+var records = log.Records().ToList();
+var summary = RunSummary.From(options.Stores, records, wallSeconds);
+Console.WriteLine();
+Console.Write(summary.ToText());
+
+var verified = !options.Verify || await verifier.VerifyAsync(storedBefore, summary.Successful, tally, untouched);
+var reports = ReportWriter.Write(options.ReportsDirectory ?? DefaultReportsDirectory(options), options, summary, records, monitor.Samples, day.Openings);
+Console.WriteLine();
+Console.WriteLine($"Reports: {reports}");
+
+if (summary.Unsuccessful > 0)
+{
+    Console.WriteLine($"FAILED: {summary.Unsuccessful:N0} requests did not get a 201.");
+}
+
+if (!verified)
+{
+    Console.WriteLine("FAILED: the verification found a mismatch.");
+}
+
+return summary.Unsuccessful == 0 && verified ? 0 : 1;
+
+static string DefaultReportsDirectory(LoadOptions options)
+{
+    var root = new DirectoryInfo(Environment.CurrentDirectory);
+    while (root is not null && !File.Exists(Path.Combine(root.FullName, "Supermarket.sln")))
+    {
+        root = root.Parent;
+    }
+
+    var name = string.Create(CultureInfo.InvariantCulture, $"{DateTime.Now:yyyyMMdd-HHmmss}-{options.Stores}stores-{options.Model.ToString().ToLowerInvariant()}");
+    return Path.Combine(root?.FullName ?? Environment.CurrentDirectory, "loadtest", "reports", name);
+}

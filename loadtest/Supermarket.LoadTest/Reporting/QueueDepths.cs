@@ -1,0 +1,46 @@
+using System.Net.Http.Headers;
+using System.Text;
+using System.Text.Json;
+
+namespace Supermarket.LoadTest.Reporting;
+
+/// <summary>Reads how many messages wait in the workers' queues, from RabbitMQ's management API.</summary>
+public sealed class QueueDepths : IDisposable
+{
+    // The queues the Purchases writer and the Store aggregator consume (Supermarket.Hosting.Messaging.QueueNames).
+    public static readonly string[] Queues = ["supermarket.purchases.writer", "supermarket.store.sales-counter"];
+
+    private readonly HttpClient _http;
+
+    public QueueDepths(Uri management)
+    {
+        _http = new HttpClient { BaseAddress = new Uri(management.GetLeftPart(UriPartial.Authority) + "/api/"), Timeout = TimeSpan.FromSeconds(2) };
+        if (!string.IsNullOrEmpty(management.UserInfo))
+        {
+            _http.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue(
+                "Basic", Convert.ToBase64String(Encoding.UTF8.GetBytes(Uri.UnescapeDataString(management.UserInfo))));
+        }
+    }
+
+    /// <summary>Messages ready or unacknowledged per queue; -1 where the API did not answer.</summary>
+    public async Task<long[]> ReadAsync()
+    {
+        var depths = new long[Queues.Length];
+        for (var i = 0; i < Queues.Length; i++)
+        {
+            try
+            {
+                using var json = JsonDocument.Parse(await _http.GetStringAsync($"queues/%2F/{Queues[i]}"));
+                depths[i] = json.RootElement.TryGetProperty("messages", out var messages) ? messages.GetInt64() : 0;
+            }
+            catch (Exception exception) when (exception is HttpRequestException or TaskCanceledException or JsonException)
+            {
+                depths[i] = -1;
+            }
+        }
+
+        return depths;
+    }
+
+    public void Dispose() => _http.Dispose();
+}

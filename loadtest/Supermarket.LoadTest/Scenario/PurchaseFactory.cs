@@ -1,0 +1,41 @@
+using System.Globalization;
+using System.Text;
+
+namespace Supermarket.LoadTest.Scenario;
+
+/// <summary>
+/// Makes one store's purchases as the reference client does: a random customer of the store, random item ids sent as
+/// strings, quantity 1, in the exact body the course's generated clients send (note the key "numberOfItems:").
+/// One factory per store, each with its own seeded random source, so a run is repeatable and needs no locking.
+/// </summary>
+public sealed class PurchaseFactory(LoadOptions options, int storeId)
+{
+    private readonly Random _random = new(HashCode.Combine(options.Seed, storeId));
+    private readonly StringBuilder _body = new(64 * options.ItemsPerPurchase);
+
+    public int StoreId { get; } = storeId;
+
+    public PlannedPurchase Next()
+    {
+        var customer = (StoreId * 1000) + _random.Next(options.CustomersPerStore);
+        var path = string.Create(CultureInfo.InvariantCulture, $"purchase/{StoreId}/customer/{customer}/date/{options.Date}");
+        var items = new int[options.ItemsPerPurchase];
+        return new PlannedPurchase(StoreId, customer, path, NextBody(items), items);
+    }
+
+    private byte[] NextBody(int[] items)
+    {
+        _body.Clear().Append("{\"items\":[");
+        for (var i = 0; i < items.Length; i++)
+        {
+            items[i] = _random.Next(1, options.MaxItemId + 1);
+            _body.Append(i == 0 ? "" : ",")
+                .Append("{\"ItemID\":\"").Append(items[i].ToString(CultureInfo.InvariantCulture)).Append("\",\"numberOfItems:\":1}");
+        }
+
+        return Encoding.UTF8.GetBytes(_body.Append("]}").ToString());
+    }
+}
+
+/// <summary>A purchase ready to send: its path, its body, and its item ids (each with quantity 1).</summary>
+public sealed record PlannedPurchase(int StoreId, int CustomerId, string Path, byte[] Body, int[] Items);

@@ -1,0 +1,148 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text.Json;
+using Dapper;
+using MySql.Data.MySqlClient;
+using Supermarket.LoadTest.Scenario;
+
+namespace Supermarket.LoadTest.Verification;
+
+/// <summary>
+/// After the last response: waits (bounded) until MySQL holds every purchase the run got a 201 for, then checks the
+/// insight endpoints against MySQL's own sums, and, at stores that had no purchases before the run, against what the
+/// run itself sent. Prints each check; any mismatch fails the run.
+/// </summary>
+public sealed class DayVerifier(LoadOptions options, HttpClient api)
+{
+    private readonly DateTime _date = DateTime.ParseExact(options.Date, "yyyyMMdd", CultureInfo.InvariantCulture);
+
+    /// <summary>Purchases stored for this run's stores and date.</summary>
+    public async Task<long> CountStoredAsync()
+    {
+        await using var connection = new MySqlConnection(options.Database);
+        return await connection.ExecuteScalarAsync<long>(
+            "SELECT COUNT(*) FROM purchases WHERE store_id BETWEEN 1 AND @stores AND purchase_date = @date",
+            new { stores = options.Stores, date = _date });
+    }
+
+    /// <summary>The stores, of those given, that have no purchases at all yet: their totals will be exactly this run's.</summary>
+    public async Task<HashSet<int>> UntouchedStoresAsync(IEnumerable<int> stores)
+    {
+        await using var connection = new MySqlConnection(options.Database);
+        var untouched = new HashSet<int>();
+        foreach (var store in stores)
+        {
+            if (await connection.ExecuteScalarAsync<long>("SELECT COUNT(*) FROM purchases WHERE store_id = @store", new { store }) == 0)
+            {
+                untouched.Add(store);
+            }
+        }
+
+        return untouched;
+    }
+
+    public async Task<bool> VerifyAsync(long storedBefore, long successful, SalesTally tally, IReadOnlySet<int> untouched)
+    {
+        Console.WriteLine();
+        Console.WriteLine("Verification");
+        var watch = Stopwatch.StartNew();
+        var expected = storedBefore + successful;
+        var stored = await PollAsync(CountStoredAsync, count => count >= expected);
+        var drained = watch.Elapsed.TotalSeconds;
+        var ok = Check(stored - storedBefore == successful,
+            $"purchases stored in MySQL for {options.Date}, stores 1..{options.Stores}: {stored - storedBefore:N0} new, successful POSTs: {successful:N0}");
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  writer caught up {drained:F1} s after the last response"));
+
+        var checks = new List<(string Path, IReadOnlyList<(int, long)> Truth)>();
+        foreach (var store in tally.Stores.Order())
+        {
+            var truth = await TopItemsInMySqlAsync(store);
+            checks.Add(($"items/store/{store}", truth));
+            if (untouched.Contains(store))
+            {
+                ok &= Check(truth.SequenceEqual(tally.TopItems(store, 10)), $"MySQL's top 10 at store {store} = what this run sent there");
+            }
+
+            if (truth.Count > 0)
+            {
+                var item = truth[0].Item1;
+                checks.Add(($"items/top10/{item}", await TopStoresInMySqlAsync(item)));
+            }
+        }
+
+        foreach (var (path, truth) in checks)
+        {
+            var answer = await PollAsync(() => GetRankingAsync(path), got => got.SequenceEqual(truth));
+            ok &= Check(answer.SequenceEqual(truth), $"GET /{path} = MySQL ({Describe(truth)})");
+        }
+
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  aggregator caught up {watch.Elapsed.TotalSeconds:F1} s after the last response"));
+        return ok;
+    }
+
+    private async Task<T> PollAsync<T>(Func<Task<T>> probe, Func<T, bool> done)
+    {
+        var deadline = Stopwatch.StartNew();
+        while (true)
+        {
+            var value = await probe();
+            if (done(value) || deadline.Elapsed > options.VerifyTimeout)
+            {
+                return value;
+            }
+
+            await Task.Delay(200);
+        }
+    }
+
+    private async Task<IReadOnlyList<(int, long)>> TopItemsInMySqlAsync(int store)
+    {
+        await using var connection = new MySqlConnection(options.Database);
+        var rows = await connection.QueryAsync<(int, long)>(
+            """
+            SELECT i.item_id, CAST(SUM(i.quantity) AS SIGNED) AS units
+            FROM purchases p JOIN purchase_items i ON i.purchase_id = p.id
+            WHERE p.store_id = @store
+            GROUP BY i.item_id ORDER BY units DESC, i.item_id LIMIT 10
+            """, new { store });
+        return [.. rows];
+    }
+
+    private async Task<IReadOnlyList<(int, long)>> TopStoresInMySqlAsync(int item)
+    {
+        await using var connection = new MySqlConnection(options.Database);
+        var rows = await connection.QueryAsync<(int, long)>(
+            """
+            SELECT p.store_id, CAST(SUM(i.quantity) AS SIGNED) AS units
+            FROM purchase_items i JOIN purchases p ON p.id = i.purchase_id
+            WHERE i.item_id = @item
+            GROUP BY p.store_id ORDER BY units DESC, p.store_id LIMIT 5
+            """, new { item }, commandTimeout: 300);
+        return [.. rows];
+    }
+
+    private async Task<IReadOnlyList<(int, long)>> GetRankingAsync(string path)
+    {
+        using var response = await api.GetAsync(path);
+        if (!response.IsSuccessStatusCode)
+        {
+            return [];
+        }
+
+        using var json = JsonDocument.Parse(await response.Content.ReadAsStringAsync());
+        return [.. json.RootElement.GetProperty("stores").EnumerateArray().Select(entry =>
+        {
+            var id = entry.TryGetProperty("itemID", out var itemId) ? itemId : entry.GetProperty("storeID");
+            return (id.GetInt32(), entry.GetProperty("numberOfItems").GetInt64());
+        })];
+    }
+
+    private static bool Check(bool passed, string what)
+    {
+        Console.WriteLine($"  {(passed ? "OK  " : "FAIL")} {what}");
+        return passed;
+    }
+
+    private static string Describe(IReadOnlyList<(int Id, long Units)> ranking) =>
+        ranking.Count == 0 ? "no sales" : string.Join(", ", ranking.Take(3).Select(r => $"{r.Id}:{r.Units}")) + (ranking.Count > 3 ? ", …" : "");
+}

@@ -1,0 +1,35 @@
+extern alias LoadTest;
+
+using LoadTest::Supermarket.LoadTest;
+using LoadTest::Supermarket.LoadTest.Reporting;
+using LoadTest::Supermarket.LoadTest.Scenario;
+using LoadTest::Supermarket.LoadTest.Verification;
+using Supermarket.IntegrationTests.Infrastructure;
+
+namespace Supermarket.IntegrationTests.LoadTest;
+
+/// <summary>The load test's own scenario and verification, on a tiny day, against the whole system.</summary>
+[Collection(nameof(SystemCollection))]
+public sealed class TinyDayTests(SupermarketSystem system)
+{
+    [Fact]
+    public async Task A_tiny_day_gets_only_201s_and_every_purchase_is_in_MySQL_and_the_matrix()
+    {
+        var options = LoadOptions.Parse(["--stores", "6", "--purchases-per-hour", "4", "--date", "20200606",
+            "--max-item-id", "50", "--database", TestSettings.ConnectionString(), "--verify-timeout", "60"]);
+        var verifier = new DayVerifier(options, system.Api);
+        int[] sampled = [1, 4, 6];
+        var storedBefore = await verifier.CountStoredAsync();
+        var untouched = await verifier.UntouchedStoresAsync(sampled);
+        var log = new RequestLog(options.TotalPurchases);
+        var tally = new SalesTally(sampled);
+
+        await new ChainDay(options, new PurchaseSender(system.Api, log, tally)).RunAsync();
+
+        Assert.Equal(6 * 9 * 4, log.Count);
+        Assert.Equal(0, log.Failures);
+        var stored = await Eventually.UntilAsync(verifier.CountStoredAsync, count => count >= storedBefore + log.Count);
+        Assert.Equal(storedBefore + log.Count, stored);
+        Assert.True(await verifier.VerifyAsync(storedBefore, log.Count, tally, untouched), "the load test's verification failed; see the test output");
+    }
+}
