@@ -60,16 +60,18 @@ stop_app() {
   rm -f "$pidfile"
 }
 
-# A purchase published before a worker's queue is bound to the fanout would not reach that worker, so the API
-# starts only once both queues exist.
-wait_for_queue() {
-  local queue=$1 deadline=$((SECONDS + 90))
+# The API publishes with the mandatory flag, which only proves that some queue took a purchase. So it starts only
+# once both workers' queues are bound to both purchase exchanges: before that, a purchase could reach one worker
+# and not the other.
+wait_for_binding() { # exchange queue
+  local exchange=$1 queue=$2 deadline=$((SECONDS + 120))
   local auth=${RABBITMQ_USER:-supermarket}:${RABBITMQ_PASSWORD:-supermarket-local}
-  until curl -fsS -u "$auth" "http://127.0.0.1:${RABBITMQ_MANAGEMENT_PORT:-15672}/api/queues/%2F/$queue" >/dev/null 2>&1; do
+  until curl -fsS -u "$auth" "http://127.0.0.1:${RABBITMQ_MANAGEMENT_PORT:-15672}/api/exchanges/%2F/$exchange/bindings/source" 2>/dev/null \
+      | grep -q "\"destination\":\"$queue\""; do
     for app in Purchases Store; do
       alive "$(cat "$PIDS/$app.pid" 2>/dev/null || true)" || die "$app exited; see $LOGS/$app.log"
     done
-    ((SECONDS < deadline)) || die "queue $queue did not appear within 90 s; see $LOGS/"
+    ((SECONDS < deadline)) || die "$queue was not bound to $exchange within 120 s; see $LOGS/"
     sleep 0.5
   done
 }
@@ -92,8 +94,10 @@ up() {
   build
   start_app Purchases
   start_app Store
-  wait_for_queue supermarket.purchases.writer
-  wait_for_queue supermarket.store.sales-counter
+  for exchange in supermarket.purchase-recorded supermarket.purchase-batch-recorded; do
+    wait_for_binding "$exchange" supermarket.purchases.writer
+    wait_for_binding "$exchange" supermarket.store.sales-counter
+  done
   start_app Api
   wait_ready
 }

@@ -91,6 +91,8 @@ rabbit_configure() {
 listeners.tcp.1 = 127.0.0.1:$RABBIT_PORT
 management.tcp.ip = 127.0.0.1
 management.tcp.port = $RABBIT_MGMT_PORT
+# Queue depths once a second (the load test samples them), not every 5 s.
+collect_statistics_interval = 1000
 load_definitions = $RABBIT_DIR/definitions.json
 EOF
   cat >"$RABBIT_DIR/definitions.json" <<EOF

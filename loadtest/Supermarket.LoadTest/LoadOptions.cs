@@ -38,6 +38,7 @@ public sealed record LoadOptions
     public string Database { get; init; } =
         "Server=127.0.0.1;Port=3306;Database=supermarket;User ID=supermarket;Password=supermarket-local;SslMode=None";
     public Uri BrokerManagement { get; init; } = new("http://supermarket:supermarket-local@127.0.0.1:15672/");
+    public string BrokerVirtualHost { get; init; } = "/";
 
     public long TotalPurchases => (long)Stores * Hours * PurchasesPerHour;
 
@@ -62,6 +63,7 @@ public sealed record LoadOptions
           --verify-timeout S       seconds to wait for the pipeline to drain (120)
           --database CS            MySQL connection string for the verification
           --broker-management URL  RabbitMQ management API, for queue depths
+          --broker-vhost NAME      the virtual host of the workers' queues (/)
         """;
 
     public static LoadOptions Parse(IReadOnlyList<string> args)
@@ -92,6 +94,7 @@ public sealed record LoadOptions
                 "--verify-timeout" => options with { VerifyTimeout = TimeSpan.FromSeconds(Int(1)) },
                 "--database" => options with { Database = Value() },
                 "--broker-management" => options with { BrokerManagement = LoopbackOnly(Value()) },
+                "--broker-vhost" => options with { BrokerVirtualHost = Value() },
                 _ => throw new ArgumentException($"Unknown option {name}."),
             };
         }

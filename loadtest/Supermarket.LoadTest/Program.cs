@@ -25,7 +25,8 @@ catch (Exception exception) when (exception is ArgumentException or FormatExcept
 }
 
 using var http = PurchaseSender.CreateClient(options);
-var verifier = new DayVerifier(options, http);
+using var queues = new QueueDepths(options.BrokerManagement, options.BrokerVirtualHost);
+var verifier = new DayVerifier(options, http, queues);
 // The first, a middle and the last store: one from each time zone.
 int[] sampled = [.. new[] { 1, (options.Stores / 2) + 1, options.Stores }.Where(s => s <= options.Stores).Distinct()];
 var storedBefore = options.Verify ? await verifier.CountStoredAsync() : 0;
@@ -34,7 +35,6 @@ var untouched = options.Verify ? await verifier.UntouchedStoresAsync(sampled) : 
 var log = new RequestLog(options.TotalPurchases);
 var tally = new SalesTally(sampled);
 var day = new ChainDay(options, new PurchaseSender(http, log, tally));
-using var queues = new QueueDepths(options.BrokerManagement);
 var monitor = new ProgressMonitor(log, options.TotalPurchases, queues);
 
 Console.WriteLine(string.Create(CultureInfo.InvariantCulture,

@@ -14,6 +14,9 @@ builder.Services.AddValidatedOptions<CatalogOptions>(builder.Configuration, Cata
 builder.Services.AddValidatedOptions<IngestOptions>(builder.Configuration, IngestOptions.Section);
 builder.Services.AddValidatedOptions<InsightOptions>(builder.Configuration, InsightOptions.Section);
 builder.Services.AddSingleton(TimeProvider.System);
+builder.Services.AddSingleton<ConfirmedPublisher>();
+builder.Services.AddSingleton<PurchaseBatcher>();
+builder.Services.AddHostedService(services => services.GetRequiredService<PurchaseBatcher>());
 builder.Services.AddSingleton<PurchaseIngest>();
 builder.Services.AddSupermarketBus(builder.Configuration, bus =>
 {

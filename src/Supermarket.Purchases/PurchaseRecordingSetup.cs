@@ -24,7 +24,11 @@ public static class PurchaseRecordingSetup
         builder.Services.Configure<MassTransitHostOptions>(host => host.WaitUntilStarted = true);
         builder.Services.AddSupermarketBus(
             builder.Configuration,
-            bus => bus.AddConsumer<PurchaseBatchConsumer>(),
+            bus =>
+            {
+                bus.AddConsumer<PurchaseRecordedConsumer>();
+                bus.AddConsumer<PurchaseBatchRecordedConsumer>();
+            },
             (context, rabbit) =>
             {
                 var writer = context.GetRequiredService<IOptions<WriterOptions>>().Value;
@@ -34,10 +38,14 @@ public static class PurchaseRecordingSetup
                     endpoint.PrefetchCount = writer.BatchSize * writer.BatchConcurrency * 2;
                     endpoint.UseMessageRetry(retry => retry.Exponential(
                         writer.RetryLimit, TimeSpan.FromMilliseconds(100), TimeSpan.FromSeconds(5), TimeSpan.FromMilliseconds(200)));
-                    endpoint.ConfigureConsumer<PurchaseBatchConsumer>(context, consumer => consumer.Options<BatchOptions>(batch => batch
+                    // Purchases published one by one are gathered into batches here; batches the API grouped
+                    // already are written as they come. Either way, at most BatchConcurrency transactions at once.
+                    endpoint.ConfigureConsumer<PurchaseRecordedConsumer>(context, consumer => consumer.Options<BatchOptions>(batch => batch
                         .SetMessageLimit(writer.BatchSize)
                         .SetTimeLimit(writer.BatchTimeLimit)
                         .SetConcurrencyLimit(writer.BatchConcurrency)));
+                    endpoint.ConfigureConsumer<PurchaseBatchRecordedConsumer>(context, consumer =>
+                        consumer.ConcurrentMessageLimit = writer.BatchConcurrency);
                 });
             });
         return builder;

@@ -25,10 +25,9 @@ public static class SalesAggregationSetup
         });
         builder.Services.AddSingleton<RecoveredPurchases>();
 
-        // Order matters: hosted services start in registration order, so the schema exists, then the matrix is
-        // rebuilt, and only then does the bus start consuming.
+        // Order matters: hosted services start in registration order. The schema exists; the bus starts and binds
+        // the queue to the purchase exchanges (its consumers wait for the rebuild); then the matrix is rebuilt.
         builder.Services.AddSupermarketDatabase(builder.Configuration);
-        builder.Services.AddHostedService<SalesRecovery>();
         // A worker is started only once its queue is declared and bound to the fanout; before that, purchases
         // published to the fanout would not reach it.
         builder.Services.Configure<MassTransitHostOptions>(host => host.WaitUntilStarted = true);
@@ -55,6 +54,7 @@ public static class SalesAggregationSetup
                     endpoint.ConfigureConsumer<SalesQueries>(context);
                 });
             });
+        builder.Services.AddHostedService<SalesRecovery>();
         return builder;
     }
 }

@@ -11,9 +11,11 @@ public sealed class QueueDepths : IDisposable
     public static readonly string[] Queues = ["supermarket.purchases.writer", "supermarket.store.sales-counter"];
 
     private readonly HttpClient _http;
+    private readonly string _virtualHost;
 
-    public QueueDepths(Uri management)
+    public QueueDepths(Uri management, string virtualHost = "/")
     {
+        _virtualHost = Uri.EscapeDataString(virtualHost);
         _http = new HttpClient { BaseAddress = new Uri(management.GetLeftPart(UriPartial.Authority) + "/api/"), Timeout = TimeSpan.FromSeconds(2) };
         if (!string.IsNullOrEmpty(management.UserInfo))
         {
@@ -30,7 +32,7 @@ public sealed class QueueDepths : IDisposable
         {
             try
             {
-                using var json = JsonDocument.Parse(await _http.GetStringAsync($"queues/%2F/{Queues[i]}"));
+                using var json = JsonDocument.Parse(await _http.GetStringAsync($"queues/{_virtualHost}/{Queues[i]}"));
                 depths[i] = json.RootElement.TryGetProperty("messages", out var messages) ? messages.GetInt64() : 0;
             }
             catch (Exception exception) when (exception is HttpRequestException or TaskCanceledException or JsonException)

@@ -3,6 +3,7 @@ using System.Globalization;
 using System.Text.Json;
 using Dapper;
 using MySql.Data.MySqlClient;
+using Supermarket.LoadTest.Reporting;
 using Supermarket.LoadTest.Scenario;
 
 namespace Supermarket.LoadTest.Verification;
@@ -12,7 +13,7 @@ namespace Supermarket.LoadTest.Verification;
 /// insight endpoints against MySQL's own sums, and, at stores that had no purchases before the run, against what the
 /// run itself sent. Prints each check; any mismatch fails the run.
 /// </summary>
-public sealed class DayVerifier(LoadOptions options, HttpClient api)
+public sealed class DayVerifier(LoadOptions options, HttpClient api, QueueDepths queues)
 {
     private readonly DateTime _date = DateTime.ParseExact(options.Date, "yyyyMMdd", CultureInfo.InvariantCulture);
 
@@ -48,10 +49,22 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
         var watch = Stopwatch.StartNew();
         var expected = storedBefore + successful;
         var stored = await PollAsync(CountStoredAsync, count => count >= expected);
-        var drained = watch.Elapsed.TotalSeconds;
+        var inMySql = watch.Elapsed.TotalSeconds;
+        var drained = new double?[QueueDepths.Queues.Length];
+        await PollAsync(async () =>
+        {
+            var depths = await queues.ReadAsync();
+            for (var i = 0; i < depths.Length; i++)
+            {
+                drained[i] ??= depths[i] == 0 ? watch.Elapsed.TotalSeconds : null;
+            }
+
+            return drained.All(d => d.HasValue);
+        }, all => all);
         var ok = Check(stored - storedBefore == successful,
             $"purchases stored in MySQL for {options.Date}, stores 1..{options.Stores}: {stored - storedBefore:N0} new, successful POSTs: {successful:N0}");
-        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  writer caught up {drained:F1} s after the last response"));
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"  lag after the last response: all in MySQL {inMySql:F1} s; queues empty: writer {Seconds(drained[0])}, aggregator {Seconds(drained[1])} (sampled each second)"));
 
         var checks = new List<(string Path, IReadOnlyList<(int, long)> Truth)>();
         foreach (var store in tally.Stores.Order())
@@ -76,7 +89,6 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
             ok &= Check(answer.SequenceEqual(truth), $"GET /{path} = MySQL ({Describe(truth)})");
         }
 
-        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  aggregator caught up {watch.Elapsed.TotalSeconds:F1} s after the last response"));
         return ok;
     }
 
@@ -136,6 +148,9 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
             return (id.GetInt32(), entry.GetProperty("numberOfItems").GetInt64());
         })];
     }
+
+    private static string Seconds(double? seconds) =>
+        seconds is { } s ? string.Create(CultureInfo.InvariantCulture, $"{s:F1} s") : "not within the timeout";
 
     private static bool Check(bool passed, string what)
     {

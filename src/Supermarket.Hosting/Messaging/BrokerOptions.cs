@@ -26,6 +26,10 @@ public sealed class BrokerOptions
     [Required]
     public string PurchasesExchange { get; set; } = "supermarket.purchase-recorded";
 
+    /// <summary>The fanout exchange batches of purchases are published to when the API groups them.</summary>
+    [Required]
+    public string PurchaseBatchesExchange { get; set; } = "supermarket.purchase-batch-recorded";
+
     /// <summary>Persistent messages survive a broker restart; transient ones are faster and do not.
     /// The seeds' main experiment, so both stay available.</summary>
     public bool PersistentDelivery { get; set; } = true;

@@ -11,7 +11,7 @@ public static class BusRegistration
 {
     /// <summary>
     /// MassTransit over RabbitMQ, configured the same way in every process: publisher confirms on, recorded purchases
-    /// on one named fanout exchange. Each process adds its own consumers and receive endpoints.
+    /// and batches of them on named fanout exchanges. Each process adds its own consumers and receive endpoints.
     /// </summary>
     public static IServiceCollection AddSupermarketBus(
         this IServiceCollection services,
@@ -35,6 +35,7 @@ public static class BusRegistration
                     host.PublisherConfirmation = true;
                 });
                 rabbit.Message<PurchaseRecorded>(message => message.SetEntityName(broker.PurchasesExchange));
+                rabbit.Message<PurchaseBatchRecorded>(message => message.SetEntityName(broker.PurchaseBatchesExchange));
                 configureEndpoints?.Invoke(context, rabbit);
             });
         });

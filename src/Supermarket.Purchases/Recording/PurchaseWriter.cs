@@ -1,5 +1,6 @@
 using System.Text;
 using Dapper;
+using MassTransit;
 using Microsoft.Extensions.Options;
 using MySql.Data.MySqlClient;
 using Supermarket.Contracts.Purchases;
@@ -11,9 +12,25 @@ namespace Supermarket.Purchases.Recording;
 /// Writes purchases with one multi-row INSERT per table in one transaction. A purchase already stored (a redelivery)
 /// is left as it is: its id is the primary key, and its lines are keyed by (purchase, line number).
 /// </summary>
-public sealed class PurchaseWriter(IOptions<DatabaseOptions> options)
+public sealed class PurchaseWriter(IOptions<DatabaseOptions> options, ILogger<PurchaseWriter> logger)
 {
     private readonly string _connectionString = options.Value.PooledConnectionString();
+
+    /// <summary>Writes the purchases of one consumed message (or MassTransit batch); on failure logs every id, so a
+    /// batch that ends in the error queue can be traced, and rethrows for MassTransit's retry.</summary>
+    public async Task WriteAsync(IReadOnlyList<PurchaseRecorded> purchases, ConsumeContext context)
+    {
+        try
+        {
+            await WriteAsync(purchases, context.CancellationToken);
+        }
+        catch (Exception exception) when (exception is not OperationCanceledException)
+        {
+            logger.LogWarning(exception, "Writing a batch of {Count} purchases failed (attempt {Attempt}): {PurchaseIds}",
+                purchases.Count, context.GetRetryAttempt() + 1, string.Join(",", purchases.Select(p => p.PurchaseId)));
+            throw;
+        }
+    }
 
     public async Task WriteAsync(IReadOnlyList<PurchaseRecorded> purchases, CancellationToken cancellationToken)
     {

@@ -9,13 +9,14 @@ using Supermarket.Sales;
 namespace Supermarket.Store.Recovery;
 
 /// <summary>
-/// Rebuilds the sales matrix from the Purchases writer's tables before the bus starts (it is registered before
-/// MassTransit, and hosted services start in order), so the aggregator serves nothing half-built and only then
-/// consumes what waited in its queue.
+/// Rebuilds the sales matrix from the Purchases writer's tables at start, while the consumers wait for it.
 /// </summary>
 /// <remarks>
-/// The sums and the list of purchase ids are read in one consistent snapshot: a purchase is either in both (counted
-/// here, skipped when its message arrives) or in neither (counted when its message arrives). Nothing counts twice.
+/// It runs after the bus has started (it is registered after MassTransit, hosted services start in order, and the bus
+/// waits until started), so the aggregator's queue is bound to both purchase exchanges before the snapshot is taken:
+/// every purchase is then in the queue, or was published before the binding and is in MySQL. The sums and the ids
+/// of the purchases they include are read in one consistent snapshot: a purchase is either in both (counted here,
+/// skipped when its message arrives) or in neither (counted when its message arrives). Nothing counts twice.
 /// </remarks>
 public sealed class SalesRecovery(
     SalesMatrix matrix, RecoveredPurchases recovered, IOptions<DatabaseOptions> options, ILogger<SalesRecovery> logger)
@@ -24,36 +25,35 @@ public sealed class SalesRecovery(
     public async Task StartAsync(CancellationToken cancellationToken)
     {
         var watch = Stopwatch.StartNew();
-        await using var connection = new MySqlConnection(options.Value.PooledConnectionString());
+        // A rebuild reads every line ever stored; the default 30 s command timeout is for ordinary statements.
+        var connectionString = new MySqlConnectionStringBuilder(options.Value.PooledConnectionString()) { DefaultCommandTimeout = 3600 };
+        await using var connection = new MySqlConnection(connectionString.ConnectionString);
         await connection.OpenAsync(cancellationToken);
         await using var snapshot = await connection.BeginTransactionAsync(IsolationLevel.RepeatableRead, cancellationToken);
         await connection.ExecuteAsync("START TRANSACTION WITH CONSISTENT SNAPSHOT", transaction: snapshot);
 
+        // Both reads stream (unbuffered) and sum here rather than in a GROUP BY: a day of the seeds' A3 load is
+        // 3.5 million lines, which MariaDB would otherwise gather into a temporary table first.
         var ids = new HashSet<Guid>();
-        foreach (var key in await connection.QueryAsync<byte[]>(
-            new CommandDefinition("SELECT id FROM purchases", transaction: snapshot, cancellationToken: cancellationToken)))
+        await foreach (var key in connection.QueryUnbufferedAsync<byte[]>("SELECT id FROM purchases", transaction: snapshot)
+            .WithCancellation(cancellationToken))
         {
             ids.Add(PurchaseKeys.FromKey(key));
         }
 
-        var cells = 0;
-        var sums = await connection.QueryAsync<(int StoreId, int ItemId, decimal Units)>(new CommandDefinition(
-            """
-            SELECT p.store_id, i.item_id, SUM(i.quantity)
-            FROM purchase_items i JOIN purchases p ON p.id = i.purchase_id
-            GROUP BY p.store_id, i.item_id
-            """,
-            transaction: snapshot, cancellationToken: cancellationToken));
-        foreach (var (storeId, itemId, units) in sums)
+        long lines = 0;
+        await foreach (var (storeId, itemId, quantity) in connection.QueryUnbufferedAsync<(int, int, int)>(
+            "SELECT p.store_id, i.item_id, i.quantity FROM purchase_items i JOIN purchases p ON p.id = i.purchase_id",
+            transaction: snapshot).WithCancellation(cancellationToken))
         {
-            matrix.Record(storeId, itemId, (int)units);
-            cells++;
+            matrix.Record(storeId, itemId, quantity);
+            lines++;
         }
 
         await snapshot.CommitAsync(cancellationToken);
-        recovered.Replace(ids);
-        logger.LogInformation("Rebuilt the sales matrix from {Purchases} purchases ({Cells} cells) in {Elapsed} ms",
-            ids.Count, cells, watch.ElapsedMilliseconds);
+        recovered.Complete(ids);
+        logger.LogInformation("Rebuilt the sales matrix from {Purchases} purchases ({Lines} lines) in {Elapsed} ms",
+            ids.Count, lines, watch.ElapsedMilliseconds);
     }
 
     public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;

@@ -5,17 +5,31 @@ using Supermarket.Store.Recovery;
 
 namespace Supermarket.Store.Sales;
 
-/// <summary>Adds every recorded purchase to the matrix, except one the start-up rebuild already counted.</summary>
-public sealed class SalesCounter(SalesMatrix matrix, RecoveredPurchases recovered) : IConsumer<PurchaseRecorded>
+/// <summary>Adds every recorded purchase to the matrix, whether it came alone or in a batch, except one the
+/// start-up rebuild already counted. Waits for the rebuild to finish first.</summary>
+public sealed class SalesCounter(SalesMatrix matrix, RecoveredPurchases recovered)
+    : IConsumer<PurchaseRecorded>, IConsumer<PurchaseBatchRecorded>
 {
-    public Task Consume(ConsumeContext<PurchaseRecorded> context)
+    public async Task Consume(ConsumeContext<PurchaseRecorded> context)
     {
-        var purchase = context.Message;
+        await recovered.Ready.WaitAsync(context.CancellationToken);
+        Count(context.Message);
+    }
+
+    public async Task Consume(ConsumeContext<PurchaseBatchRecorded> context)
+    {
+        await recovered.Ready.WaitAsync(context.CancellationToken);
+        foreach (var purchase in context.Message.Purchases)
+        {
+            Count(purchase);
+        }
+    }
+
+    private void Count(PurchaseRecorded purchase)
+    {
         if (!recovered.Contains(purchase.PurchaseId))
         {
             matrix.RecordPurchase(purchase.StoreId, purchase.Items);
         }
-
-        return Task.CompletedTask;
     }
 }

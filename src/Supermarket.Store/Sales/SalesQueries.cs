@@ -1,16 +1,29 @@
 using MassTransit;
 using Supermarket.Contracts.Sales;
 using Supermarket.Sales;
+using Supermarket.Store.Recovery;
 
 namespace Supermarket.Store.Sales;
 
 /// <summary>Answers the API's questions from the live matrix. Served from a queue of its own, so a question
 /// never waits behind a backlog of purchases.</summary>
-public sealed class SalesQueries(SalesMatrix matrix) : IConsumer<TopItemsForStore>, IConsumer<TopStoresForItem>
+public sealed class SalesQueries(SalesMatrix matrix, RecoveredPurchases recovered) : IConsumer<TopItemsForStore>, IConsumer<TopStoresForItem>
 {
-    public Task Consume(ConsumeContext<TopItemsForStore> context)
+    // Not answered from a half-rebuilt matrix: the asker times out instead (504), as if the aggregator were down.
+    public async Task Consume(ConsumeContext<TopItemsForStore> context)
     {
-        var request = context.Message;
+        await recovered.Ready.WaitAsync(context.CancellationToken);
+        await context.RespondAsync(TopItems(context.Message));
+    }
+
+    public async Task Consume(ConsumeContext<TopStoresForItem> context)
+    {
+        await recovered.Ready.WaitAsync(context.CancellationToken);
+        await context.RespondAsync(TopStores(context.Message));
+    }
+
+    private TopItemsAtStore TopItems(TopItemsForStore request)
+    {
         Span<RankedSales> best = stackalloc RankedSales[Math.Clamp(request.Count, 1, SalesMatrix.MaxRankedCount)];
         var count = InRange(request.StoreId, matrix.MaxStores) ? matrix.TopItemsAtStore(request.StoreId, best) : 0;
         var items = new ItemSales[count];
@@ -19,12 +32,11 @@ public sealed class SalesQueries(SalesMatrix matrix) : IConsumer<TopItemsForStor
             items[i] = new ItemSales(best[i].Id, best[i].Units);
         }
 
-        return context.RespondAsync(new TopItemsAtStore(request.StoreId, items));
+        return new TopItemsAtStore(request.StoreId, items);
     }
 
-    public Task Consume(ConsumeContext<TopStoresForItem> context)
+    private TopStoresOfItem TopStores(TopStoresForItem request)
     {
-        var request = context.Message;
         Span<RankedSales> best = stackalloc RankedSales[Math.Clamp(request.Count, 1, SalesMatrix.MaxRankedCount)];
         var count = InRange(request.ItemId, matrix.MaxItemId) ? matrix.TopStoresForItem(request.ItemId, best) : 0;
         var stores = new StoreSales[count];
@@ -33,7 +45,7 @@ public sealed class SalesQueries(SalesMatrix matrix) : IConsumer<TopItemsForStor
             stores[i] = new StoreSales(best[i].Id, best[i].Units);
         }
 
-        return context.RespondAsync(new TopStoresOfItem(request.ItemId, stores));
+        return new TopStoresOfItem(request.ItemId, stores);
     }
 
     private static bool InRange(int id, int max) => id >= 1 && id <= max;

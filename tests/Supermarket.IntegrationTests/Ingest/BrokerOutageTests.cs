@@ -14,6 +14,7 @@ public sealed class BrokerOutageTests(SupermarketSystem system)
     {
         var settings = TestSettings.For();
         settings["Broker:PurchasesExchange"] = "supermarket.tests.nobody-listens";
+        settings["Broker:PurchaseBatchesExchange"] = "supermarket.tests.nobody-listens-either";
         await using var api = new SupermarketSystem.ApiFactory(settings);
         using var client = api.CreateClient();
         await SupermarketSystem.WaitUntilReadyAsync(client);

@@ -2,20 +2,24 @@ using Supermarket.IntegrationTests.Infrastructure;
 
 namespace Supermarket.IntegrationTests.Ingest;
 
-/// <summary>The seeds' main experiment: persistent and transient delivery both reach MySQL and the aggregator.</summary>
+/// <summary>Every way of publishing reaches MySQL and the aggregator: persistent or transient delivery (the seeds'
+/// main experiment), grouped or one message per purchase.</summary>
 [Collection(nameof(SystemCollection))]
 public sealed class DeliveryModeTests(SupermarketSystem system)
 {
     [Theory]
-    [InlineData(true)]
-    [InlineData(false)]
-    public async Task Both_delivery_modes_reach_MySQL_and_the_aggregator(bool persistent)
+    [InlineData(true, true, 4)]
+    [InlineData(false, true, 6)]
+    [InlineData(true, false, 7)]
+    [InlineData(false, false, 8)]
+    public async Task Every_delivery_mode_reaches_MySQL_and_the_aggregator(bool persistent, bool groupCommit, int store)
     {
-        await using var api = new SupermarketSystem.ApiFactory(TestSettings.For(persistent));
+        var settings = TestSettings.For(persistent);
+        settings["Ingest:GroupCommit"] = groupCommit ? "true" : "false";
+        await using var api = new SupermarketSystem.ApiFactory(settings);
         using var client = api.CreateClient();
         await SupermarketSystem.WaitUntilReadyAsync(client);
 
-        var store = persistent ? 4 : 6;
         var id = await Purchases.RecordAsync(client, store, 4004, "20210102", (77, 2));
 
         var stored = await Eventually.UntilAsync(() => TestDatabase.FindAsync(id), found => found is not null);

@@ -50,4 +50,24 @@ public sealed class RecordPurchaseTests(SupermarketSystem system)
         Assert.Equal(1, await TestDatabase.CountPurchasesAsync(purchase.PurchaseId));
         Assert.Equal(2, await TestDatabase.CountLinesAsync(purchase.PurchaseId));
     }
+
+    [Fact]
+    public async Task A_redelivered_batch_makes_one_row_per_purchase_even_overlapping_single_messages()
+    {
+        PurchaseRecorded[] purchases =
+        [
+            new(Guid.CreateVersion7(), 10, 10001, new DateOnly(2021, 1, 1), [new PurchaseLine(21, 1)], DateTimeOffset.UtcNow),
+            new(Guid.CreateVersion7(), 10, 10002, new DateOnly(2021, 1, 1), [new PurchaseLine(22, 2), new PurchaseLine(23, 3)], DateTimeOffset.UtcNow),
+        ];
+
+        await system.Bus.Publish(new PurchaseBatchRecorded(purchases));
+        await system.Bus.Publish(new PurchaseBatchRecorded(purchases));
+        await system.Bus.Publish(purchases[1]);
+        await Eventually.UntilAsync(() => TestDatabase.CountPurchasesAsync(purchases[1].PurchaseId), count => count > 0);
+        await Task.Delay(TimeSpan.FromSeconds(1));
+
+        Assert.Equal(1, await TestDatabase.CountPurchasesAsync(purchases[0].PurchaseId));
+        Assert.Equal(1, await TestDatabase.CountPurchasesAsync(purchases[1].PurchaseId));
+        Assert.Equal(2, await TestDatabase.CountLinesAsync(purchases[1].PurchaseId));
+    }
 }

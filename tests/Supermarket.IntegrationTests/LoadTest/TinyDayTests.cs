@@ -17,7 +17,9 @@ public sealed class TinyDayTests(SupermarketSystem system)
     {
         var options = LoadOptions.Parse(["--stores", "6", "--purchases-per-hour", "4", "--date", "20200606",
             "--max-item-id", "50", "--database", TestSettings.ConnectionString(), "--verify-timeout", "60"]);
-        var verifier = new DayVerifier(options, system.Api);
+        using var queues = new QueueDepths(
+            new Uri($"http://{TestSettings.User}:{TestSettings.Password}@127.0.0.1:{TestSettings.ManagementPort}/"), TestSettings.VirtualHost);
+        var verifier = new DayVerifier(options, system.Api, queues);
         int[] sampled = [1, 4, 6];
         var storedBefore = await verifier.CountStoredAsync();
         var untouched = await verifier.UntouchedStoresAsync(sampled);

@@ -15,12 +15,12 @@ namespace Supermarket.UnitTests.Store;
 public sealed class SalesCounterTests
 {
     [Fact]
-    public async Task A_purchase_counts_once_unless_the_rebuild_already_counted_it()
+    public async Task A_purchase_counts_once_alone_or_batched_unless_the_rebuild_already_counted_it()
     {
         var matrix = new SalesMatrix(100, 10);
         var recovered = new RecoveredPurchases();
         var alreadyCounted = Guid.CreateVersion7();
-        recovered.Replace([alreadyCounted]);
+        recovered.Complete([alreadyCounted]);
         await using var provider = new ServiceCollection()
             .AddSingleton(matrix)
             .AddSingleton(recovered)
@@ -46,10 +46,14 @@ public sealed class SalesCounterTests
             Assert.True(await consumer.Consumed.Any<PurchaseRecorded>(m => m.Context.Message.PurchaseId == purchase.PurchaseId));
         }
 
+        var batched = Purchase(Guid.CreateVersion7(), store: 5, (7, 6));
+        await harness.Bus.Publish(new PurchaseBatchRecorded([batched, Purchase(alreadyCounted, store: 3, (7, 5))]));
+        Assert.True(await consumer.Consumed.Any<PurchaseBatchRecorded>());
+
         var items = await harness.GetRequestClient<TopItemsForStore>().GetResponse<TopItemsAtStore>(new TopItemsForStore(3, 10));
         Assert.Equal([new ItemSales(8, 4), new ItemSales(7, 2)], items.Message.Items);
         var stores = await harness.GetRequestClient<TopStoresForItem>().GetResponse<TopStoresOfItem>(new TopStoresForItem(7, 5));
-        Assert.Equal([new StoreSales(3, 2), new StoreSales(4, 1)], stores.Message.Stores);
+        Assert.Equal([new StoreSales(5, 6), new StoreSales(3, 2), new StoreSales(4, 1)], stores.Message.Stores);
     }
 
     private static PurchaseRecorded Purchase(Guid id, int store, params (int Item, int Quantity)[] lines) =>

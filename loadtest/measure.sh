@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Measures the load-test table of docs/performance.md in one session, so the rows compare as ratios:
+# the bare-201 ceiling, then days at several store counts with persistent delivery, then with transient delivery.
+# After each run it prints the CPU seconds each process used, from /proc, to show where the time goes.
+#
+#   loadtest/measure.sh                       all rows (about half an hour on 2 cores)
+#   STORES="32 64" TRANSIENT_STORES="" loadtest/measure.sh
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+STORES=${STORES:-"32 64 128 256 512"}
+TRANSIENT_STORES=${TRANSIENT_STORES-"256 512"}
+CEILING_STORES=${CEILING_STORES:-256}
+OUT=$ROOT/.local/measure-$(date -u +%Y%m%d-%H%M%S).log
+mkdir -p "$ROOT/.local"
+
+# CPU ticks of each process of the system, by what it runs, and of the whole machine.
+cpu_snapshot() {
+  local pid cmd name
+  for stat in /proc/[0-9]*/stat; do
+    pid=${stat#/proc/}; pid=${pid%/stat}
+    cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || continue
+    case $cmd in
+      *Supermarket.Api.dll*) name=api ;;
+      *Supermarket.Purchases.dll*) name=writer ;;
+      *Supermarket.Store.dll*) name=aggregator ;;
+      *Supermarket.Ceiling*) name=ceiling ;;
+      *beam.smp*) name=rabbitmq ;;
+      *mariadbd*) name=mariadb ;;
+      *) continue ;;
+    esac
+    awk -v n="$name" '{print n, $14 + $15}' "$stat" 2>/dev/null || true
+  done
+  awk '/^cpu / {print "machine", $2 + $3 + $4 + $7 + $8}' /proc/stat
+}
+
+cpu_report() { # before-file after-file
+  local hz; hz=$(getconf CLK_TCK)
+  awk -v hz="$hz" 'NR == FNR {before[$1] += $2; next} {after[$1] += $2}
+    END {
+      line = "  CPU seconds:"
+      for (n in after) if (n != "machine") { used = (after[n] - before[n]) / hz; others += used; line = line sprintf(" %s %.1f,", n, used) }
+      total = (after["machine"] - before["machine"]) / hz
+      printf "%s load generator and rest %.1f, machine %.1f\n", line, total - others, total
+    }' "$1" "$2"
+}
+
+load() { # label, load test options...
+  local label=$1; shift
+  local before after
+  before=$(mktemp); after=$(mktemp)
+  echo "== $label: $*" | tee -a "$OUT"
+  cpu_snapshot >"$before"
+  dotnet run -c Release --no-build --project loadtest/Supermarket.LoadTest -- "$@" >>"$OUT" 2>&1 || echo "  (the run exited non-zero)" | tee -a "$OUT"
+  cpu_snapshot >"$after"
+  grep -E 'Successful|Unsuccessful|Wall time|Throughput|latency|FAIL|caught up|Reports:' "$OUT" | tail -n 12 | sed 's/^/  /'
+  cpu_report "$before" "$after" | tee -a "$OUT"
+  rm -f "$before" "$after"
+}
+
+./run.sh down >/dev/null 2>&1 || true
+dotnet build Supermarket.sln -c Release -v q -nologo >/dev/null
+
+echo "== ceiling: the course's route answering 201 and nothing else" | tee -a "$OUT"
+(cd loadtest/Supermarket.Ceiling/bin/Release/net10.0 && exec setsid dotnet Supermarket.Ceiling.dll </dev/null >/dev/null 2>&1) &
+ceiling=$!
+sleep 2
+load "ceiling, $CEILING_STORES stores" --stores "$CEILING_STORES" --url http://127.0.0.1:8099 --no-verify
+kill "$ceiling"
+
+./run.sh up >>"$OUT" 2>&1
+for stores in $STORES; do load "persistent, $stores stores" --stores "$stores"; done
+./run.sh down >>"$OUT" 2>&1
+
+if [ -n "$TRANSIENT_STORES" ]; then
+  Broker__PersistentDelivery=false ./run.sh up >>"$OUT" 2>&1
+  for stores in $TRANSIENT_STORES; do load "transient, $stores stores" --stores "$stores"; done
+  ./run.sh down >>"$OUT" 2>&1
+fi
+
+echo "Full output: $OUT"

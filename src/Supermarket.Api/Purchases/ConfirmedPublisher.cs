@@ -1,0 +1,43 @@
+using MassTransit;
+using Microsoft.Extensions.Options;
+using Supermarket.Hosting.Messaging;
+
+namespace Supermarket.Api.Purchases;
+
+/// <summary>
+/// Publishes to a purchases fanout and reports whether RabbitMQ confirmed it in time (publisher confirms are on for
+/// the whole bus). Persistent or transient as configured; always mandatory, so a fanout with no queue bound returns
+/// the message and the publish fails rather than succeeding for a purchase that went nowhere.
+/// </summary>
+public sealed class ConfirmedPublisher(IBus bus, IOptions<BrokerOptions> broker, IOptions<IngestOptions> options,
+    ILogger<ConfirmedPublisher> logger)
+{
+    private readonly bool _persistent = broker.Value.PersistentDelivery;
+    private readonly TimeSpan _timeout = options.Value.PublishTimeout;
+
+    public async Task<bool> PublishAsync<T>(T message, CancellationToken aborted)
+        where T : class
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(aborted);
+        timeout.CancelAfter(_timeout);
+        try
+        {
+            await bus.Publish(message, context =>
+            {
+                context.Durable = _persistent;
+                if (context.TryGetPayload<RabbitMqSendContext>(out var rabbit))
+                {
+                    rabbit.Mandatory = true;
+                }
+            }, timeout.Token);
+            return true;
+        }
+        catch (Exception exception) when (!aborted.IsCancellationRequested)
+        {
+            // A cancelled wait may still have reached the broker, so the purchases may yet arrive; the writers are
+            // idempotent on their ids, but a client that retries sends new purchases. See README, "Guarantees".
+            logger.LogWarning(exception, "A {Message} was not confirmed by the broker", typeof(T).Name);
+            return false;
+        }
+    }
+}

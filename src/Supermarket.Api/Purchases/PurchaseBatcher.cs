@@ -1,0 +1,127 @@
+using System.Threading.Channels;
+using Microsoft.Extensions.Options;
+using Supermarket.Contracts.Purchases;
+
+namespace Supermarket.Api.Purchases;
+
+/// <summary>
+/// Group commit at ingest: requests hand their purchase here and wait; a single loop gathers what has arrived into a
+/// <see cref="PurchaseBatchRecorded"/> of at most Ingest:MaxBatchSize, publishes it, and answers every request in it
+/// when the broker confirms. While up to Ingest:MaxBatchesInFlight batches await their confirm, new purchases
+/// accumulate, so batches grow with the load by themselves; Ingest:BatchLinger can hold a partial batch a moment longer.
+/// A 201 still means the broker has the purchase.
+/// </summary>
+public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<IngestOptions> options, ILogger<PurchaseBatcher> logger)
+    : BackgroundService
+{
+    private readonly IngestOptions _options = options.Value;
+    private readonly Channel<Pending> _arrivals = Channel.CreateBounded<Pending>(new BoundedChannelOptions(options.Value.MaxPendingPurchases)
+    {
+        SingleReader = true,
+        FullMode = BoundedChannelFullMode.Wait,
+    });
+
+    /// <summary>True once the batch holding the purchase is confirmed; false if that did not happen within the
+    /// publish timeout, or the API is overloaded (too many purchases waiting).</summary>
+    public async Task<bool> SubmitAsync(PurchaseRecorded purchase, CancellationToken aborted)
+    {
+        var pending = new Pending(purchase);
+        if (!_arrivals.Writer.TryWrite(pending))
+        {
+            return false;
+        }
+
+        try
+        {
+            return await pending.Confirmed.Task.WaitAsync(_options.PublishTimeout, aborted);
+        }
+        catch (TimeoutException)
+        {
+            return false;
+        }
+    }
+
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        using var slots = new SemaphoreSlim(_options.MaxBatchesInFlight);
+        var reader = _arrivals.Reader;
+        try
+        {
+            while (await reader.WaitToReadAsync(stoppingToken))
+            {
+                await slots.WaitAsync(stoppingToken);
+                var batch = await GatherAsync(reader, stoppingToken);
+                _ = PublishAsync(batch, slots);
+            }
+        }
+        catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
+        {
+        }
+
+        while (reader.TryRead(out var unsent))
+        {
+            unsent.Confirmed.TrySetResult(false);
+        }
+    }
+
+    private async Task<List<Pending>> GatherAsync(ChannelReader<Pending> reader, CancellationToken stoppingToken)
+    {
+        var batch = new List<Pending>(_options.MaxBatchSize);
+        while (batch.Count < _options.MaxBatchSize && reader.TryRead(out var pending))
+        {
+            batch.Add(pending);
+        }
+
+        if (batch.Count < _options.MaxBatchSize && _options.BatchLinger > TimeSpan.Zero)
+        {
+            using var linger = CancellationTokenSource.CreateLinkedTokenSource(stoppingToken);
+            linger.CancelAfter(_options.BatchLinger);
+            try
+            {
+                while (batch.Count < _options.MaxBatchSize && await reader.WaitToReadAsync(linger.Token))
+                {
+                    while (batch.Count < _options.MaxBatchSize && reader.TryRead(out var pending))
+                    {
+                        batch.Add(pending);
+                    }
+                }
+            }
+            catch (OperationCanceledException) when (!stoppingToken.IsCancellationRequested)
+            {
+            }
+        }
+
+        return batch;
+    }
+
+    private async Task PublishAsync(List<Pending> batch, SemaphoreSlim slots)
+    {
+        try
+        {
+            var confirmed = await publisher.PublishAsync(new PurchaseBatchRecorded([.. batch.Select(p => p.Purchase)]), CancellationToken.None);
+            foreach (var pending in batch)
+            {
+                pending.Confirmed.TrySetResult(confirmed);
+            }
+        }
+        catch (Exception exception)
+        {
+            logger.LogError(exception, "Publishing a batch of {Count} purchases failed", batch.Count);
+            foreach (var pending in batch)
+            {
+                pending.Confirmed.TrySetResult(false);
+            }
+        }
+        finally
+        {
+            slots.Release();
+        }
+    }
+
+    private sealed class Pending(PurchaseRecorded purchase)
+    {
+        public PurchaseRecorded Purchase { get; } = purchase;
+
+        public TaskCompletionSource<bool> Confirmed { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    }
+}

@@ -1,0 +1,15 @@
+using MassTransit;
+using Supermarket.Contracts.Purchases;
+
+namespace Supermarket.Purchases.Recording;
+
+/// <summary>
+/// Stores purchases published one per message, gathered by MassTransit into batches (Writer:BatchSize). MassTransit
+/// acknowledges the messages only after this returns, that is after the transaction commits, so a crash mid-batch
+/// redelivers rather than loses.
+/// </summary>
+public sealed class PurchaseRecordedConsumer(PurchaseWriter writer) : IConsumer<Batch<PurchaseRecorded>>
+{
+    public Task Consume(ConsumeContext<Batch<PurchaseRecorded>> context) =>
+        writer.WriteAsync([.. context.Message.Select(message => message.Message)], context);
+}
