@@ -17,6 +17,9 @@ PIDS=$STATE/pids
 CONFIGURATION=${CONFIGURATION:-Release}
 API_URL=${API_URL:-http://127.0.0.1:8080}
 APPS=(Purchases Store Api)
+# Idle .NET thread-pool workers spin before they sleep; on two cores shared by five busy processes that spinning
+# takes CPU from the others (measured: docs/performance.md). Overridable like any setting.
+export DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=${DOTNET_ThreadPool_UnfairSemaphoreSpinLimit:-0}
 
 log() { printf '[run] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }

@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
-# Measures the load-test table of docs/performance.md in one session, so the rows compare as ratios:
-# the bare-201 ceiling, then days at several store counts with persistent delivery, then with transient delivery.
+# Measures the load-test table of docs/performance.md in one session, so the rows compare as ratios: the bare-201
+# ceiling, then days at several store counts with persistent delivery and group commit (the defaults), then one
+# message per purchase (the seeds' design), then transient delivery, grouped and not.
 # After each run it prints the CPU seconds each process used, from /proc, to show where the time goes.
 #
 #   loadtest/measure.sh                       all rows (about half an hour on 2 cores)
-#   STORES="32 64" TRANSIENT_STORES="" loadtest/measure.sh
+#   STORES="32 64" TRANSIENT_STORES="" SINGLE_STORES="" loadtest/measure.sh
+#   FRESH=1 loadtest/measure.sh               empty the purchases tables first
+#   COMPARE_ARGS="--hours 3" loadtest/measure.sh   shorter days for the comparison rows
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 STORES=${STORES:-"32 64 128 256 512"}
 TRANSIENT_STORES=${TRANSIENT_STORES-"256 512"}
+SINGLE_STORES=${SINGLE_STORES-"256"}
+# Extra load-test options for the comparison rows (one message per purchase, transient), e.g. "--hours 3".
+COMPARE_ARGS=${COMPARE_ARGS:-}
 CEILING_STORES=${CEILING_STORES:-256}
 OUT=$ROOT/.local/measure-$(date -u +%Y%m%d-%H%M%S).log
 mkdir -p "$ROOT/.local"
@@ -54,9 +60,15 @@ load() { # label, load test options...
   cpu_snapshot >"$before"
   dotnet run -c Release --no-build --project loadtest/Supermarket.LoadTest -- "$@" >>"$OUT" 2>&1 || echo "  (the run exited non-zero)" | tee -a "$OUT"
   cpu_snapshot >"$after"
-  grep -E 'Successful|Unsuccessful|Wall time|Throughput|latency|FAIL|caught up|Reports:' "$OUT" | tail -n 12 | sed 's/^/  /'
+  grep -E 'Successful|Unsuccessful|Wall time|Throughput|latency|FAIL|lag after|Reports:' "$OUT" | tail -n 11 | sed 's/^/  /'
   cpu_report "$before" "$after" | tee -a "$OUT"
   rm -f "$before" "$after"
+}
+
+# Restarts the system with the given settings (as environment variables) for the runs that follow.
+system_up() {
+  ./run.sh down >>"$OUT" 2>&1 || true
+  env "$@" ./run.sh up >>"$OUT" 2>&1
 }
 
 ./run.sh down >/dev/null 2>&1 || true
@@ -69,14 +81,26 @@ sleep 2
 load "ceiling, $CEILING_STORES stores" --stores "$CEILING_STORES" --url http://127.0.0.1:8099 --no-verify
 kill "$ceiling"
 
-./run.sh up >>"$OUT" 2>&1
-for stores in $STORES; do load "persistent, $stores stores" --stores "$stores"; done
-./run.sh down >>"$OUT" 2>&1
-
-if [ -n "$TRANSIENT_STORES" ]; then
-  Broker__PersistentDelivery=false ./run.sh up >>"$OUT" 2>&1
-  for stores in $TRANSIENT_STORES; do load "transient, $stores stores" --stores "$stores"; done
-  ./run.sh down >>"$OUT" 2>&1
+if [ -n "${FRESH:-}" ]; then
+  scripts/services.sh up >>"$OUT" 2>&1
+  mariadb --defaults-file=.local/mariadb/my.cnf -uroot supermarket -e "TRUNCATE purchases; TRUNCATE purchase_items" 2>/dev/null || true
 fi
 
+system_up Ingest__GroupCommit=true Broker__PersistentDelivery=true
+for stores in $STORES; do load "persistent, grouped, $stores stores" --stores "$stores"; done
+
+for stores in $SINGLE_STORES; do
+  system_up Ingest__GroupCommit=false Broker__PersistentDelivery=true
+  load "persistent, one message per purchase, $stores stores" --stores "$stores" $COMPARE_ARGS
+done
+
+system_up Ingest__GroupCommit=true Broker__PersistentDelivery=false
+for stores in $TRANSIENT_STORES; do load "transient, grouped, $stores stores" --stores "$stores" $COMPARE_ARGS; done
+
+for stores in $SINGLE_STORES; do
+  system_up Ingest__GroupCommit=false Broker__PersistentDelivery=false
+  load "transient, one message per purchase, $stores stores" --stores "$stores" $COMPARE_ARGS
+done
+
+./run.sh down >>"$OUT" 2>&1
 echo "Full output: $OUT"

@@ -1,4 +1,7 @@
+using System.Buffers;
+using System.Globalization;
 using System.Text;
+using System.Text.Json;
 using Dapper;
 using MassTransit;
 using Microsoft.Extensions.Options;
@@ -9,11 +12,37 @@ using Supermarket.Hosting.Database;
 namespace Supermarket.Purchases.Recording;
 
 /// <summary>
-/// Writes purchases with one multi-row INSERT per table in one transaction. A purchase already stored (a redelivery)
-/// is left as it is: its id is the primary key, and its lines are keyed by (purchase, line number).
+/// Writes purchases in one transaction of two INSERT … SELECT statements that read the batch from a single JSON
+/// parameter with JSON_TABLE (MariaDB 10.6+, MySQL 8). One parameter instead of one per value: the connector's
+/// per-parameter work was the writer's largest CPU cost (about 2,500 parameters for 100 purchases), and the server
+/// parses the JSON in C. A purchase already stored (a redelivery) is left as it is: its id is the primary key, and
+/// its lines are keyed by (purchase, line number).
 /// </summary>
 public sealed class PurchaseWriter(IOptions<DatabaseOptions> options, ILogger<PurchaseWriter> logger)
 {
+    // ON DUPLICATE KEY rather than INSERT IGNORE: only a repeated key is skipped, any other problem still fails
+    // (and IGNORE's warnings are what MySql.Data 8.0.16 cannot read from MariaDB).
+    private const string InsertSql = """
+        INSERT INTO purchases (id, store_id, customer_id, purchase_date, received_at)
+        SELECT UNHEX(j.id), j.store_id, j.customer_id, j.purchase_date, j.received_at
+        FROM JSON_TABLE(@batch, '$[*]' COLUMNS (
+            id CHAR(32) PATH '$.id',
+            store_id INT PATH '$.store',
+            customer_id INT PATH '$.customer',
+            purchase_date DATE PATH '$.date',
+            received_at DATETIME(6) PATH '$.received')) AS j
+        ON DUPLICATE KEY UPDATE id = purchases.id;
+        INSERT INTO purchase_items (purchase_id, line_no, item_id, quantity)
+        SELECT UNHEX(j.id), j.line_no, j.item_id, j.quantity
+        FROM JSON_TABLE(@batch, '$[*]' COLUMNS (
+            id CHAR(32) PATH '$.id',
+            NESTED PATH '$.items[*]' COLUMNS (
+                line_no FOR ORDINALITY,
+                item_id INT PATH '$.item',
+                quantity INT PATH '$.quantity'))) AS j
+        ON DUPLICATE KEY UPDATE purchase_id = purchase_items.purchase_id;
+        """;
+
     private readonly string _connectionString = options.Value.PooledConnectionString();
 
     /// <summary>Writes the purchases of one consumed message (or MassTransit batch); on failure logs every id, so a
@@ -39,46 +68,44 @@ public sealed class PurchaseWriter(IOptions<DatabaseOptions> options, ILogger<Pu
             return;
         }
 
-        var (sql, parameters) = BuildInsert(purchases);
         await using var connection = new MySqlConnection(_connectionString);
         await connection.OpenAsync(cancellationToken);
         await using var transaction = await connection.BeginTransactionAsync(cancellationToken);
-        await connection.ExecuteAsync(new CommandDefinition(sql, parameters, transaction, cancellationToken: cancellationToken));
+        await connection.ExecuteAsync(new CommandDefinition(InsertSql, new { batch = ToJson(purchases) }, transaction, cancellationToken: cancellationToken));
         await transaction.CommitAsync(cancellationToken);
     }
 
-    internal static (string Sql, DynamicParameters Parameters) BuildInsert(IReadOnlyList<PurchaseRecorded> purchases)
+    /// <summary>The batch as JSON_TABLE reads it. Ids are the big-endian key bytes in hex (see PurchaseKeys).</summary>
+    internal static string ToJson(IReadOnlyList<PurchaseRecorded> purchases)
     {
-        var sql = new StringBuilder("INSERT INTO purchases (id, store_id, customer_id, purchase_date, received_at) VALUES ");
-        var items = new StringBuilder("INSERT INTO purchase_items (purchase_id, line_no, item_id, quantity) VALUES ");
-        var parameters = new DynamicParameters();
-        var lineParameter = 0;
-        for (var p = 0; p < purchases.Count; p++)
+        var buffer = new ArrayBufferWriter<byte>(purchases.Count * 256);
+        using (var json = new Utf8JsonWriter(buffer))
         {
-            var purchase = purchases[p];
-            var key = PurchaseKeys.ToKey(purchase.PurchaseId);
-            sql.Append(p == 0 ? "" : ",").Append($"(@id{p},@store{p},@customer{p},@date{p},@received{p})");
-            parameters.Add($"id{p}", key);
-            parameters.Add($"store{p}", purchase.StoreId);
-            parameters.Add($"customer{p}", purchase.CustomerId);
-            parameters.Add($"date{p}", purchase.Date.ToDateTime(TimeOnly.MinValue));
-            parameters.Add($"received{p}", purchase.ReceivedAt.UtcDateTime);
-            for (var line = 0; line < purchase.Items.Length; line++, lineParameter++)
+            json.WriteStartArray();
+            foreach (var purchase in purchases)
             {
-                var l = lineParameter;
-                items.Append(l == 0 ? "" : ",").Append($"(@id{p},{line},@item{l},@quantity{l})");
-                parameters.Add($"item{l}", purchase.Items[line].ItemId);
-                parameters.Add($"quantity{l}", purchase.Items[line].Quantity);
+                json.WriteStartObject();
+                json.WriteString("id", Convert.ToHexString(PurchaseKeys.ToKey(purchase.PurchaseId)));
+                json.WriteNumber("store", purchase.StoreId);
+                json.WriteNumber("customer", purchase.CustomerId);
+                json.WriteString("date", purchase.Date.ToString("yyyy-MM-dd", CultureInfo.InvariantCulture));
+                json.WriteString("received", purchase.ReceivedAt.UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss.ffffff", CultureInfo.InvariantCulture));
+                json.WriteStartArray("items");
+                foreach (var line in purchase.Items)
+                {
+                    json.WriteStartObject();
+                    json.WriteNumber("item", line.ItemId);
+                    json.WriteNumber("quantity", line.Quantity);
+                    json.WriteEndObject();
+                }
+
+                json.WriteEndArray();
+                json.WriteEndObject();
             }
+
+            json.WriteEndArray();
         }
 
-        // ON DUPLICATE KEY rather than INSERT IGNORE: only a repeated key is skipped; any other problem still fails.
-        sql.Append(" ON DUPLICATE KEY UPDATE id = id;");
-        if (lineParameter > 0)
-        {
-            sql.Append(items).Append(" ON DUPLICATE KEY UPDATE purchase_id = purchase_id;");
-        }
-
-        return (sql.ToString(), parameters);
+        return Encoding.UTF8.GetString(buffer.WrittenSpan);
     }
 }
