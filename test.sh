@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The test suite: brings up the real RabbitMQ and MariaDB (installing them if missing), runs every xUnit test, then
-# the main job itself on a tiny day (./run.sh with 4 stores), which must end with zero failures and a passing
-# verification. The services stay up afterwards; `./run.sh down` stops everything.
+# The test suite: brings up the real RabbitMQ and MariaDB (installing them if missing), runs every xUnit test,
+# validates docker/compose.yaml, then runs the main job itself on a tiny day (./run.sh with 4 stores), which must
+# end with zero failures and a passing verification. The services stay up afterwards; `./run.sh down` stops everything.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 "$ROOT/scripts/services.sh" up
@@ -12,6 +12,13 @@ dotnet test "$ROOT/Supermarket.sln" -c Release --logger "console;verbosity=norma
 count() { awk -v key="$1:" '$1 == key {s += $2} END {print s + 0}' "$output"; }
 passed=$(count Passed)
 failed=$(count Failed)
+
+echo "== the Docker deployment: docker/check.sh"
+if "$ROOT/docker/check.sh"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1)); status=1
+fi
 
 echo "== the main job on a tiny day: ./run.sh --stores 4 --purchases-per-hour 20"
 if "$ROOT/run.sh" --stores 4 --purchases-per-hour 20 --date 20200101; then

@@ -106,11 +106,15 @@ public sealed record LoadOptions
         DateOnly.TryParseExact(text, "yyyyMMdd", CultureInfo.InvariantCulture, DateTimeStyles.None, out _)
             ? text : throw new ArgumentException("--date takes a date as yyyyMMdd.");
 
-    /// <summary>Load is only ever sent to this machine.</summary>
+    /// <summary>Load is only ever sent to this machine, or to hosts named one by one in
+    /// SUPERMARKET_LOADTEST_ALLOW_HOSTS (the Docker deployment's own network sets it to its services).</summary>
     private static Uri LoopbackOnly(string text)
     {
         var uri = new Uri(text, UriKind.Absolute);
         var loopback = uri.IsLoopback || (IPAddress.TryParse(uri.Host.Trim('[', ']'), out var address) && IPAddress.IsLoopback(address));
-        return loopback ? uri : throw new ArgumentException($"{text} is not on this machine; the load test only targets loopback addresses.");
+        var allowed = (Environment.GetEnvironmentVariable("SUPERMARKET_LOADTEST_ALLOW_HOSTS") ?? "")
+            .Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+            .Contains(uri.Host, StringComparer.OrdinalIgnoreCase);
+        return loopback || allowed ? uri : throw new ArgumentException($"{text} is not on this machine; the load test only targets loopback addresses.");
     }
 }

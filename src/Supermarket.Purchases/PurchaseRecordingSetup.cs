@@ -32,8 +32,10 @@ public static class PurchaseRecordingSetup
             (context, rabbit) =>
             {
                 var writer = context.GetRequiredService<IOptions<WriterOptions>>().Value;
+                var broker = context.GetRequiredService<IOptions<BrokerOptions>>().Value;
                 rabbit.ReceiveEndpoint(QueueNames.PurchaseWriter, endpoint =>
                 {
+                    endpoint.ApplyBrokerSettings(broker);
                     // Enough in flight to fill every concurrent batch, and the next ones while those commit.
                     endpoint.PrefetchCount = writer.BatchSize * writer.BatchConcurrency * 2;
                     endpoint.UseMessageRetry(retry => retry.Exponential(

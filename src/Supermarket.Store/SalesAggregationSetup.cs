@@ -41,14 +41,17 @@ public static class SalesAggregationSetup
             (context, rabbit) =>
             {
                 var options = context.GetRequiredService<IOptions<AggregatorOptions>>().Value;
+                var broker = context.GetRequiredService<IOptions<BrokerOptions>>().Value;
                 rabbit.ReceiveEndpoint(QueueNames.SalesCounter, endpoint =>
                 {
+                    endpoint.ApplyBrokerSettings(broker);
                     endpoint.PrefetchCount = options.PrefetchCount;
                     endpoint.ConcurrentMessageLimit = options.ConcurrentMessageLimit;
                     endpoint.ConfigureConsumer<SalesCounter>(context);
                 });
                 rabbit.ReceiveEndpoint(QueueNames.SalesQueries, endpoint =>
                 {
+                    endpoint.ApplyBrokerSettings(broker);
                     // MassTransit gives each request a time-to-live equal to its timeout, so questions left here
                     // while the aggregator is down expire instead of being answered to nobody.
                     endpoint.ConfigureConsumer<SalesQueries>(context);

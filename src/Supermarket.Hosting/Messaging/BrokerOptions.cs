@@ -33,4 +33,8 @@ public sealed class BrokerOptions
     /// <summary>Persistent messages survive a broker restart; transient ones are faster and do not.
     /// The seeds' main experiment, so both stay available.</summary>
     public bool PersistentDelivery { get; set; } = true;
+
+    /// <summary>Declare the workers' queues as quorum queues, replicated across a RabbitMQ cluster (the Docker
+    /// deployment). Off for the single local node, whose existing classic queues could not change type.</summary>
+    public bool QuorumQueues { get; set; }
 }
