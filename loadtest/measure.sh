@@ -66,9 +66,15 @@ load() { # label, load test options...
 }
 
 # Restarts the system with the given settings (as environment variables) for the runs that follow.
+# It waits for the aggregator's rebuild from MySQL to finish, so that no row pays for it.
 system_up() {
   ./run.sh down >>"$OUT" 2>&1 || true
   env "$@" ./run.sh up >>"$OUT" 2>&1
+  local deadline=$((SECONDS + 600))
+  until grep -q "Rebuilt the sales matrix" .local/logs/Store.log; do
+    ((SECONDS < deadline)) || { echo "the aggregator did not finish its rebuild" >&2; exit 1; }
+    sleep 1
+  done
 }
 
 ./run.sh down >/dev/null 2>&1 || true
