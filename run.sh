@@ -105,8 +105,24 @@ up() {
   wait_ready
 }
 
+# The aggregator rebuilds from MySQL when it starts, so what it has counted must be in MySQL by then: stop the API
+# first, let the writer drain its queue (bounded), and only then stop the workers. (A crash skips this; see the
+# README, "Guarantees".)
+drain_writer() {
+  local auth=${RABBITMQ_USER:-supermarket}:${RABBITMQ_PASSWORD:-supermarket-local} depth deadline=$((SECONDS + 300))
+  alive "$(cat "$PIDS/Purchases.pid" 2>/dev/null || true)" || return 0
+  while depth=$(curl -fsS -u "$auth" "http://127.0.0.1:${RABBITMQ_MANAGEMENT_PORT:-15672}/api/queues/%2F/supermarket.purchases.writer" 2>/dev/null \
+      | grep -oE '"messages":[0-9]+' | head -n 1 | cut -d: -f2) && [ "${depth:-0}" -gt 0 ]; do
+    ((SECONDS < deadline)) || { log "the writer still had $depth messages queued after 300 s; stopping anyway"; return 0; }
+    log "waiting for the writer to drain its queue ($depth messages)"
+    sleep 2
+  done
+}
+
 down() {
-  for app in Api Store Purchases; do stop_app "$app"; done
+  stop_app Api
+  drain_writer
+  for app in Store Purchases; do stop_app "$app"; done
   "$ROOT/scripts/services.sh" down
 }
 
