@@ -36,6 +36,17 @@ alive() {
   [[ $stat != Z* ]]
 }
 pid_of() { [ -f "$1" ] && cat "$1" || true; }
+
+# Sends SIGTERM (to the process group when it leads one), waits up to 30 s, then SIGKILL.
+stop_pid() { # name pid
+  local name=$1 pid=$2
+  alive "$pid" || return 0
+  log "stopping $name (pid $pid)"
+  kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid"
+  local deadline=$((SECONDS + 30))
+  while alive "$pid" && ((SECONDS < deadline)); do sleep 0.3; done
+  if alive "$pid"; then kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" || true; fi
+}
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 wait_for() { # seconds, description, command...
@@ -124,15 +135,7 @@ rabbit_up() {
 }
 
 rabbit_down() {
-  local pid
-  pid=$(pid_of "$RABBIT_DIR/server.pid")
-  if alive "$pid"; then
-    log "stopping RabbitMQ (pid $pid)"
-    kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid"
-    local deadline=$((SECONDS + 30))
-    while alive "$pid" && ((SECONDS < deadline)); do sleep 0.3; done
-    alive "$pid" && kill -KILL -- "-$pid" 2>/dev/null || true
-  fi
+  stop_pid RabbitMQ "$(pid_of "$RABBIT_DIR/server.pid")"
   rm -f "$RABBIT_DIR/server.pid"
   # epmd outlives the node; it was started by our node, on loopback.
   command -v epmd >/dev/null && ERL_EPMD_ADDRESS=127.0.0.1 epmd -kill >/dev/null 2>&1 || true
@@ -196,15 +199,7 @@ db_up() {
 }
 
 db_down() {
-  local pid
-  pid=$(pid_of "$DB_DIR/server.pid")
-  if alive "$pid"; then
-    log "stopping MariaDB (pid $pid)"
-    kill -TERM "$pid"
-    local deadline=$((SECONDS + 30))
-    while alive "$pid" && ((SECONDS < deadline)); do sleep 0.3; done
-    alive "$pid" && kill -KILL "$pid" || true
-  fi
+  stop_pid MariaDB "$(pid_of "$DB_DIR/server.pid")"
   rm -f "$DB_DIR/server.pid"
 }
 

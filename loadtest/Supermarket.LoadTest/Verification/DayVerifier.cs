@@ -107,30 +107,28 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api, QueueDepths
         }
     }
 
-    private async Task<IReadOnlyList<(int, long)>> TopItemsInMySqlAsync(int store)
-    {
-        await using var connection = new MySqlConnection(options.Database);
-        var rows = await connection.QueryAsync<(int, long)>(
-            """
-            SELECT i.item_id, CAST(SUM(i.quantity) AS SIGNED) AS units
-            FROM purchases p JOIN purchase_items i ON i.purchase_id = p.id
-            WHERE p.store_id = @store
-            GROUP BY i.item_id ORDER BY units DESC, i.item_id LIMIT 10
-            """, new { store });
-        return [.. rows];
-    }
+    private Task<IReadOnlyList<(int, long)>> TopItemsInMySqlAsync(int store) => RankInMySqlAsync(
+        """
+        SELECT i.item_id, CAST(SUM(i.quantity) AS SIGNED) AS units
+        FROM purchases p JOIN purchase_items i ON i.purchase_id = p.id
+        WHERE p.store_id = @id
+        GROUP BY i.item_id ORDER BY units DESC, i.item_id LIMIT 10
+        """, store);
 
-    private async Task<IReadOnlyList<(int, long)>> TopStoresInMySqlAsync(int item)
+    // purchase_items has no index on item_id (nothing else needs one), so this scans the table: a long timeout.
+    private Task<IReadOnlyList<(int, long)>> TopStoresInMySqlAsync(int item) => RankInMySqlAsync(
+        """
+        SELECT p.store_id, CAST(SUM(i.quantity) AS SIGNED) AS units
+        FROM purchase_items i JOIN purchases p ON p.id = i.purchase_id
+        WHERE i.item_id = @id
+        GROUP BY p.store_id ORDER BY units DESC, p.store_id LIMIT 5
+        """, item);
+
+    /// <summary>MySQL's own ranking, ordered as the matrix ranks: most units, then the lower id.</summary>
+    private async Task<IReadOnlyList<(int, long)>> RankInMySqlAsync(string sql, int id)
     {
         await using var connection = new MySqlConnection(options.Database);
-        var rows = await connection.QueryAsync<(int, long)>(
-            """
-            SELECT p.store_id, CAST(SUM(i.quantity) AS SIGNED) AS units
-            FROM purchase_items i JOIN purchases p ON p.id = i.purchase_id
-            WHERE i.item_id = @item
-            GROUP BY p.store_id ORDER BY units DESC, p.store_id LIMIT 5
-            """, new { item }, commandTimeout: 300);
-        return [.. rows];
+        return [.. await connection.QueryAsync<(int, long)>(sql, new { id }, commandTimeout: 300)];
     }
 
     private async Task<IReadOnlyList<(int, long)>> GetRankingAsync(string path)
