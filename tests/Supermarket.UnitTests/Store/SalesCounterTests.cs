@@ -26,6 +26,9 @@ public sealed class SalesCounterTests
             .AddSingleton(recovered)
             .AddMassTransitTestHarness(bus =>
             {
+                // Generous: the suite runs beside the integration tests on two cores, and the harness's default
+                // inactivity timeout (about a second) then ends a wait before a slow but correct consumer is done.
+                bus.SetTestTimeouts(testTimeout: TimeSpan.FromSeconds(60), testInactivityTimeout: TimeSpan.FromSeconds(20));
                 bus.AddConsumer<SalesCounter>();
                 bus.AddConsumer<SalesQueries>();
             })
