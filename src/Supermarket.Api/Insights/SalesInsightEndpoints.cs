@@ -81,7 +81,8 @@ public static class SalesInsightEndpoints
         }
         catch (Exception exception) when (!http.RequestAborted.IsCancellationRequested)
         {
-            http.RequestServices.GetRequiredService<ILogger<TRequest>>().LogWarning(exception, "Sales query {Request} failed", request);
+            http.RequestServices.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(SalesInsightEndpoints))
+                .LogWarning(exception, "Sales query {Request} failed", request);
             return ClientErrors.Unavailable(http, "The Store aggregator", TimeSpan.FromSeconds(2));
         }
     }

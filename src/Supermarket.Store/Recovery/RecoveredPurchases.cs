@@ -13,8 +13,6 @@ public sealed class RecoveredPurchases
 
     public Task Ready => _ready.Task;
 
-    public int Count => _ids.Count;
-
     public bool Contains(Guid purchaseId) => _ids.Contains(purchaseId);
 
     public void Complete(HashSet<Guid> ids)
