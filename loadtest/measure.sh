@@ -8,16 +8,21 @@
 #   STORES="32 64" TRANSIENT_STORES="" SINGLE_STORES="" loadtest/measure.sh
 #   FRESH=1 loadtest/measure.sh               empty the purchases tables first
 #   COMPARE_ARGS="--hours 3" loadtest/measure.sh   shorter days for the comparison rows
+#   SCALE="--api-replicas 1;--api-replicas 2;--api-replicas 3;--writers 2" SCALE_STORES=256 loadtest/measure.sh
+#                                             scale-out rows: each topology (run.sh options), one after the other
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
-STORES=${STORES:-"32 64 128 256 512"}
+STORES=${STORES-"32 64 128 256 512"}
 TRANSIENT_STORES=${TRANSIENT_STORES-"256 512"}
 SINGLE_STORES=${SINGLE_STORES-"256"}
 # Extra load-test options for the comparison rows (one message per purchase, transient), e.g. "--hours 3".
 COMPARE_ARGS=${COMPARE_ARGS:-}
 CEILING_STORES=${CEILING_STORES:-256}
+# Scale-out rows: run.sh topologies separated by semicolons, each measured at SCALE_STORES stores.
+SCALE=${SCALE:-}
+SCALE_STORES=${SCALE_STORES:-256}
 OUT=$ROOT/.local/measure-$(date -u +%Y%m%d-%H%M%S).log
 mkdir -p "$ROOT/.local"
 
@@ -32,6 +37,7 @@ cpu_snapshot() {
       *Supermarket.Purchases.dll*) name=writer ;;
       *Supermarket.Store.dll*) name=aggregator ;;
       *Supermarket.Ceiling*) name=ceiling ;;
+      nginx:*) name=nginx ;;
       *beam.smp*) name=rabbitmq ;;
       *mariadbd*) name=mariadb ;;
       *) continue ;;
@@ -65,11 +71,15 @@ load() { # label, load test options...
   rm -f "$before" "$after"
 }
 
-# Restarts the system with the given settings (as environment variables) for the runs that follow.
-# It waits for the aggregator's rebuild from MySQL to finish, so that no row pays for it.
+# Restarts the system with the given settings (environment variables, then -- and run.sh topology options) for the
+# runs that follow. It waits for the aggregator's rebuild from MySQL to finish, so that no row pays for it.
 system_up() {
+  local settings=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do settings+=("$1"); shift; done
+  [ $# -eq 0 ] || shift
   ./run.sh down >>"$OUT" 2>&1 || true
-  env "$@" ./run.sh up >>"$OUT" 2>&1
+  rm -f .local/logs/*.log
+  env "${settings[@]}" ./run.sh up "$@" >>"$OUT" 2>&1
   local deadline=$((SECONDS + 600))
   until grep -q "Rebuilt the sales matrix" .local/logs/Store.log; do
     ((SECONDS < deadline)) || { echo "the aggregator did not finish its rebuild" >&2; exit 1; }
@@ -106,6 +116,13 @@ for stores in $TRANSIENT_STORES; do load "transient, grouped, $stores stores" --
 for stores in $SINGLE_STORES; do
   system_up Ingest__GroupCommit=false Broker__PersistentDelivery=false
   load "transient, one message per purchase, $stores stores" --stores "$stores" $COMPARE_ARGS
+done
+
+IFS=';' read -r -a topologies <<<"$SCALE"
+for topology in "${topologies[@]}"; do
+  # shellcheck disable=SC2086 # a topology is several words on purpose
+  system_up Ingest__GroupCommit=true Broker__PersistentDelivery=true -- $topology
+  load "scale-out: $topology, $SCALE_STORES stores" --stores "$SCALE_STORES"
 done
 
 ./run.sh down >>"$OUT" 2>&1

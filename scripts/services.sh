@@ -3,8 +3,10 @@
 # (this machine kind has neither Docker nor systemd), with all their state under .local/.
 #
 #   scripts/services.sh up       install if missing, start, wait until both answer, create users
-#   scripts/services.sh down     stop what `up` started, by PID
+#   scripts/services.sh down     stop what `up` (or nginx-up) started, by PID
 #   scripts/services.sh status   say what runs
+#   scripts/services.sh nginx-up PORT UPSTREAM_PORT...   nginx on PORT in front of API replicas (./run.sh --api-replicas)
+#   scripts/services.sh rabbit-down|rabbit-up|db-down|db-up|nginx-down   one service (the chaos run uses these)
 #
 # Every setting below can be overridden from the environment.
 set -euo pipefail
@@ -23,6 +25,7 @@ DB_PASSWORD=${MYSQL_PASSWORD:-supermarket-local}
 
 RABBIT_DIR=$STATE/rabbitmq
 DB_DIR=$STATE/mariadb
+NGINX_DIR=$STATE/nginx
 DB_CNF=$DB_DIR/my.cnf
 
 log() { printf '[services] %s\n' "$*" >&2; }
@@ -60,9 +63,10 @@ wait_for() { # seconds, description, command...
 
 installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]; }
 
-install_missing() {
+install_missing() { # packages (default: the broker and the database)
   local missing=()
-  for pkg in rabbitmq-server mariadb-server mariadb-client; do
+  [ $# -gt 0 ] || set -- rabbitmq-server mariadb-server mariadb-client
+  for pkg in "$@"; do
     installed "$pkg" || missing+=("$pkg")
   done
   [ ${#missing[@]} -eq 0 ] && return
@@ -203,6 +207,30 @@ db_down() {
   rm -f "$DB_DIR/server.pid"
 }
 
+# ---------------------------------------------------------------- nginx (only with several API replicas)
+
+nginx_up() { # port upstream-port...
+  local port=$1; shift
+  nginx_down
+  port_open "$port" && die "port $port is taken; nginx cannot listen there"
+  mkdir -p "$NGINX_DIR/tmp"
+  local servers="" upstream
+  for upstream in "$@"; do servers+="    server 127.0.0.1:$upstream max_fails=1 fail_timeout=2s;"$'\n'; done
+  sed -e "s|@STATE@|$NGINX_DIR|g" -e "s|@ROOT@|$ROOT|g" -e "s|@PORT@|$port|g" \
+    "$ROOT/scripts/nginx.conf.template" | awk -v servers="${servers%$'\n'}" '{ if ($0 == "@SERVERS@") print servers; else print }' \
+    >"$NGINX_DIR/nginx.conf"
+  nginx -t -q -c "$NGINX_DIR/nginx.conf" -p "$NGINX_DIR" >/dev/null 2>&1 || { nginx -t -c "$NGINX_DIR/nginx.conf" -p "$NGINX_DIR"; die "bad nginx config"; }
+  log "starting nginx on 127.0.0.1:$port in front of ports $*"
+  setsid nginx -c "$NGINX_DIR/nginx.conf" -p "$NGINX_DIR" >"$NGINX_DIR/console.log" 2>&1 </dev/null &
+  echo $! >"$NGINX_DIR/server.pid"
+  wait_for 20 "nginx port $port" port_open "$port"
+}
+
+nginx_down() {
+  stop_pid nginx "$(pid_of "$NGINX_DIR/server.pid")"
+  rm -f "$NGINX_DIR/server.pid"
+}
+
 # ---------------------------------------------------------------- commands
 
 settings() {
@@ -220,6 +248,7 @@ status() {
     pid=$(pid_of "$dir/server.pid")
     if alive "$pid"; then echo "$svc: running (pid $pid)"; else echo "$svc: stopped"; rc=1; fi
   done
+  if alive "$(pid_of "$NGINX_DIR/server.pid")"; then echo "nginx: running (pid $(cat "$NGINX_DIR/server.pid"))"; fi
   return $rc
 }
 
@@ -234,6 +263,7 @@ case ${1:-} in
     settings
     ;;
   down)
+    nginx_down
     rabbit_down
     db_down
     ;;
@@ -242,5 +272,7 @@ case ${1:-} in
   rabbit-down) rabbit_down ;;
   db-up) install_missing; db_up ;;
   db-down) db_down ;;
-  *) echo "usage: $0 up|down|status|rabbit-up|rabbit-down|db-up|db-down" >&2; exit 2 ;;
+  nginx-up) [ $# -ge 3 ] || die "usage: $0 nginx-up PORT UPSTREAM_PORT..."; install_missing nginx; shift; nginx_up "$@" ;;
+  nginx-down) nginx_down ;;
+  *) echo "usage: $0 up|down|status|rabbit-up|rabbit-down|db-up|db-down|nginx-up|nginx-down" >&2; exit 2 ;;
 esac

@@ -32,6 +32,20 @@ public sealed record LoadOptions
     public int MaxInFlight { get; init; } = 1024;
 
     public int Seed { get; init; } = 2021;
+
+    /// <summary>How long a store keeps retrying a purchase that got no answer, a 502, a 503 or a 504, honouring
+    /// Retry-After and sending the same Idempotency-Key each time. Zero: no retries and no keys, as the reference
+    /// client. The chaos run sets it.</summary>
+    public TimeSpan RetryFor { get; init; } = TimeSpan.Zero;
+
+    /// <summary>Part of every idempotency key, so keys never repeat across runs.</summary>
+    public string RunId { get; init; } = Convert.ToHexString(System.Security.Cryptography.RandomNumberGenerator.GetBytes(6));
+
+    public bool Retries => RetryFor > TimeSpan.Zero;
+
+    /// <summary>Verify every store's answers, not three sampled ones. With --max-item-id 10 a store's top 10 is its
+    /// whole row of the matrix, so the whole matrix is compared with MySQL (the chaos run does this).</summary>
+    public bool CheckEveryStore { get; init; }
     public string? ReportsDirectory { get; init; }
     public bool Verify { get; init; } = true;
     public TimeSpan VerifyTimeout { get; init; } = TimeSpan.FromSeconds(120);
@@ -58,8 +72,11 @@ public sealed record LoadOptions
           --rate R                 open model: purchases per store per second (100)
           --max-in-flight N        open model: cap on requests in flight (1024)
           --seed N                 random seed (2021)
+          --retry-for S            retry a purchase that got no answer, 502, 503 or 504 for up to S seconds,
+                                   honouring Retry-After, with an Idempotency-Key (0: never, as the reference client)
           --reports DIR            where the reports go (loadtest/reports/<time>)
           --no-verify              skip the MySQL and GET verification
+          --check-every-store      verify every store's answers, not a store from each time zone
           --verify-timeout S       seconds to wait for the pipeline to drain (120)
           --database CS            MySQL connection string for the verification
           --broker-management URL  RabbitMQ management API, for queue depths
@@ -89,8 +106,10 @@ public sealed record LoadOptions
                 "--rate" => options with { Rate = double.Parse(Value(), CultureInfo.InvariantCulture) },
                 "--max-in-flight" => options with { MaxInFlight = Int(1) },
                 "--seed" => options with { Seed = Int(0) },
+                "--retry-for" => options with { RetryFor = TimeSpan.FromSeconds(Int(0)) },
                 "--reports" => options with { ReportsDirectory = Value() },
                 "--no-verify" => options with { Verify = false },
+                "--check-every-store" => options with { CheckEveryStore = true },
                 "--verify-timeout" => options with { VerifyTimeout = TimeSpan.FromSeconds(Int(1)) },
                 "--database" => options with { Database = Value() },
                 "--broker-management" => options with { BrokerManagement = LoopbackOnly(Value()) },

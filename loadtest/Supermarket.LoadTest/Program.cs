@@ -27,14 +27,19 @@ catch (Exception exception) when (exception is ArgumentException or FormatExcept
 using var http = PurchaseSender.CreateClient(options);
 using var queues = new QueueDepths(options.BrokerManagement, options.BrokerVirtualHost);
 var verifier = new DayVerifier(options, http, queues);
-// The first, a middle and the last store: one from each time zone.
-int[] sampled = [.. new[] { 1, (options.Stores / 2) + 1, options.Stores }.Where(s => s <= options.Stores).Distinct()];
+// The first, a middle and the last store: one from each time zone (or every store).
+int[] sampled = options.CheckEveryStore
+    ? [.. Enumerable.Range(1, options.Stores)]
+    : [.. new[] { 1, (options.Stores / 2) + 1, options.Stores }.Where(s => s <= options.Stores).Distinct()];
 var storedBefore = options.Verify ? await verifier.CountStoredAsync() : 0;
+IReadOnlySet<Guid> idsBefore = options.Verify && options.Retries ? await verifier.StoredIdsAsync() : new HashSet<Guid>();
 var untouched = options.Verify ? await verifier.UntouchedStoresAsync(sampled) : [];
 
-var log = new RequestLog(options.TotalPurchases);
+// Room for a retry of every purchase, and then some, when the run retries.
+var log = new RequestLog(options.TotalPurchases * (options.Retries ? 3 : 1));
 var tally = new SalesTally(sampled);
-var day = new ChainDay(options, new PurchaseSender(http, log, tally));
+var outcomes = new PurchaseOutcomes();
+var day = new ChainDay(options, new PurchaseSender(http, log, tally, options, outcomes));
 var monitor = new ProgressMonitor(log, options.TotalPurchases, queues);
 
 Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
@@ -52,14 +57,26 @@ var summary = RunSummary.From(options.Stores, records, wallSeconds);
 Console.WriteLine();
 Console.Write(summary.ToText());
 
-var verified = !options.Verify || await verifier.VerifyAsync(storedBefore, summary.Successful, tally, untouched);
+var verified = !options.Verify || await verifier.VerifyAsync(storedBefore, summary.Successful, tally, untouched,
+    options.Retries ? (idsBefore, outcomes) : null);
 var reports = ReportWriter.Write(options.ReportsDirectory ?? DefaultReportsDirectory(options), options, summary, records, monitor.Samples, day.Openings);
 Console.WriteLine();
 Console.WriteLine($"Reports: {reports}");
 
-if (summary.Unsuccessful > 0)
+// A retrying run fails on purchases the stores gave up on, not on the answers they retried.
+var failed = options.Retries ? outcomes.GivenUp.Count : summary.Unsuccessful;
+if (options.Retries)
 {
-    Console.WriteLine($"FAILED: {summary.Unsuccessful:N0} requests did not get a 201.");
+    var (acknowledged, stored, missing, unexpected) = verifier.IdFigures;
+    Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+        $"RESULT acknowledged={acknowledged} stored={stored} missing={missing} unexpected={unexpected} given_up={outcomes.GivenUp.Count} " +
+        $"answers_503={records.Count(r => r.Status == 503)} answers_other={records.Count(r => r.Status is not (201 or 503))} " +
+        $"longest_without_201_s={log.LongestStretchWithout201Seconds():F1} max_latency_ms={summary.MaxMs:F0} verified={(verified ? "yes" : "no")}"));
+}
+
+if (failed > 0)
+{
+    Console.WriteLine($"FAILED: {failed:N0} {(options.Retries ? "purchases were given up" : "requests did not get a 201")}.");
 }
 
 if (!verified)
@@ -67,7 +84,7 @@ if (!verified)
     Console.WriteLine("FAILED: the verification found a mismatch.");
 }
 
-return summary.Unsuccessful == 0 && verified ? 0 : 1;
+return failed == 0 && verified ? 0 : 1;
 
 static string DefaultReportsDirectory(LoadOptions options)
 {

@@ -39,7 +39,7 @@ public static class PurchaseRecordingSetup
                     // Enough in flight to fill every concurrent batch, and the next ones while those commit.
                     endpoint.PrefetchCount = writer.BatchSize * writer.BatchConcurrency * 2;
                     endpoint.UseMessageRetry(retry => retry.Exponential(
-                        writer.RetryLimit, TimeSpan.FromMilliseconds(100), TimeSpan.FromSeconds(5), TimeSpan.FromMilliseconds(200)));
+                        writer.RetryLimit, TimeSpan.FromMilliseconds(100), writer.RetryMaxInterval, TimeSpan.FromMilliseconds(200)));
                     // Purchases published one by one are gathered into batches here; batches the API grouped
                     // already are written as they come. Either way, at most BatchConcurrency transactions at once.
                     endpoint.ConfigureConsumer<PurchaseRecordedConsumer>(context, consumer => consumer.Options<BatchOptions>(batch => batch

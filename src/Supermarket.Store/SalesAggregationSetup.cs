@@ -23,13 +23,15 @@ public static class SalesAggregationSetup
             var catalog = services.GetRequiredService<IOptions<CatalogOptions>>().Value;
             return new SalesMatrix(catalog.MaxItemId, catalog.MaxStoreId);
         });
-        builder.Services.AddSingleton<RecoveredPurchases>();
+        builder.Services.AddSingleton(services =>
+            new CountedPurchases(services.GetRequiredService<IOptions<AggregatorOptions>>().Value.RememberedPurchases));
 
         // Order matters: hosted services start in registration order. The schema exists; the bus starts and binds
-        // the queue to the purchase exchanges (its consumers wait for the rebuild); then the matrix is rebuilt.
+        // the queue to the writer's stored-purchases exchange (its consumers wait for the rebuild); then the matrix
+        // is rebuilt (see SalesRecovery for why this order loses and doubles nothing).
         builder.Services.AddSupermarketDatabase(builder.Configuration);
-        // A worker is started only once its queue is declared and bound to the fanout; before that, purchases
-        // published to the fanout would not reach it.
+        // A worker is started only once its queue is declared and bound; before that, purchases published would
+        // not reach it.
         builder.Services.Configure<MassTransitHostOptions>(host => host.WaitUntilStarted = true);
         builder.Services.AddSupermarketBus(
             builder.Configuration,

@@ -8,7 +8,7 @@ namespace Supermarket.LoadTest.Reporting;
 public sealed class QueueDepths : IDisposable
 {
     // The queues the Purchases writer and the Store aggregator consume (Supermarket.Hosting.Messaging.QueueNames).
-    public static readonly string[] Queues = ["supermarket.purchases.writer", "supermarket.store.sales-counter"];
+    public static readonly string[] Queues = ["supermarket.purchases.writer", "supermarket.store.stored-purchases"];
 
     private readonly HttpClient _http;
     private readonly string _virtualHost;

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using Supermarket.Contracts.Purchases;
 
 namespace Supermarket.LoadTest.Scenario;
 
@@ -12,6 +13,8 @@ public sealed class PurchaseFactory(LoadOptions options, int storeId)
 {
     private readonly Random _random = new(HashCode.Combine(options.Seed, storeId));
     private readonly StringBuilder _body = new(64 * options.ItemsPerPurchase);
+    private readonly DateOnly _date = DateOnly.ParseExact(options.Date, "yyyyMMdd", CultureInfo.InvariantCulture);
+    private long _sequence;
 
     public int StoreId { get; } = storeId;
 
@@ -20,7 +23,8 @@ public sealed class PurchaseFactory(LoadOptions options, int storeId)
         var customer = (StoreId * 1000) + _random.Next(options.CustomersPerStore);
         var path = string.Create(CultureInfo.InvariantCulture, $"purchase/{StoreId}/customer/{customer}/date/{options.Date}");
         var items = new int[options.ItemsPerPurchase];
-        return new PlannedPurchase(StoreId, customer, path, NextBody(items), items);
+        var key = string.Create(CultureInfo.InvariantCulture, $"{options.RunId}-{++_sequence}");
+        return new PlannedPurchase(StoreId, customer, path, NextBody(items), items, key, PurchaseIds.ForIdempotencyKey(StoreId, _date, key));
     }
 
     private byte[] NextBody(int[] items)
@@ -37,5 +41,6 @@ public sealed class PurchaseFactory(LoadOptions options, int storeId)
     }
 }
 
-/// <summary>A purchase ready to send: its path, its body, and its item ids (each with quantity 1).</summary>
-public sealed record PlannedPurchase(int StoreId, int CustomerId, string Path, byte[] Body, int[] Items);
+/// <summary>A purchase ready to send: its path, its body, its item ids (each with quantity 1), and the idempotency key
+/// it is sent with when the run retries, with the purchase id the API derives from that key.</summary>
+public sealed record PlannedPurchase(int StoreId, int CustomerId, string Path, byte[] Body, int[] Items, string IdempotencyKey, Guid Id);

@@ -4,31 +4,43 @@ using Supermarket.LoadTest.Reporting;
 
 namespace Supermarket.LoadTest.Scenario;
 
-/// <summary>Posts one purchase and records the outcome. Only a 201 is a success, as in the reference client; no retries.</summary>
-public sealed class PurchaseSender(HttpClient http, RequestLog log, SalesTally tally)
+/// <summary>Posts one purchase and records the outcome. Only a 201 is a success, as in the reference client. Without
+/// --retry-for that is the only attempt; with it, a store retries what a fault interrupted, as a real till would.</summary>
+public sealed class PurchaseSender(HttpClient http, RequestLog log, SalesTally tally, LoadOptions options, PurchaseOutcomes outcomes)
 {
     private static readonly MediaTypeHeaderValue Json = MediaTypeHeaderValue.Parse("application/json; charset=utf-8");
+    private static readonly TimeSpan DefaultRetryAfter = TimeSpan.FromSeconds(1);
 
     public async Task SendAsync(PlannedPurchase purchase)
     {
-        using var request = new HttpRequestMessage(HttpMethod.Post, purchase.Path) { Content = new ByteArrayContent(purchase.Body) };
-        request.Content.Headers.ContentType = Json;
-        var start = Stopwatch.GetTimestamp();
-        int status;
-        try
+        var giveUpAt = Stopwatch.GetTimestamp() + (long)(options.RetryFor.TotalSeconds * Stopwatch.Frequency);
+        while (true)
         {
-            using var response = await http.SendAsync(request, HttpCompletionOption.ResponseContentRead);
-            status = (int)response.StatusCode;
-        }
-        catch (Exception exception) when (exception is HttpRequestException or TaskCanceledException)
-        {
-            status = 0;
-        }
+            var (status, retryAfter) = await PostAsync(purchase);
+            if (status == 201)
+            {
+                tally.Add(purchase);
+                if (options.Retries)
+                {
+                    outcomes.Acknowledge(purchase);
+                }
 
-        log.Add(purchase.StoreId, start, Stopwatch.GetTimestamp(), status);
-        if (status == 201)
-        {
-            tally.Add(purchase);
+                return;
+            }
+
+            var wait = retryAfter ?? DefaultRetryAfter;
+            if (!options.Retries)
+            {
+                return;
+            }
+
+            if (!IsTransient(status) || Stopwatch.GetTimestamp() + (long)(wait.TotalSeconds * Stopwatch.Frequency) > giveUpAt)
+            {
+                outcomes.GiveUp(purchase);
+                return;
+            }
+
+            await Task.Delay(wait);
         }
     }
 
@@ -38,6 +50,36 @@ public sealed class PurchaseSender(HttpClient http, RequestLog log, SalesTally t
         var now = Stopwatch.GetTimestamp();
         log.Add(purchase.StoreId, now, now, status: -1);
     }
+
+    private async Task<(int Status, TimeSpan? RetryAfter)> PostAsync(PlannedPurchase purchase)
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Post, purchase.Path) { Content = new ByteArrayContent(purchase.Body) };
+        request.Content.Headers.ContentType = Json;
+        if (options.Retries)
+        {
+            request.Headers.Add("Idempotency-Key", purchase.IdempotencyKey);
+        }
+
+        var start = Stopwatch.GetTimestamp();
+        int status;
+        TimeSpan? retryAfter = null;
+        try
+        {
+            using var response = await http.SendAsync(request, HttpCompletionOption.ResponseContentRead);
+            status = (int)response.StatusCode;
+            retryAfter = response.Headers.RetryAfter?.Delta;
+        }
+        catch (Exception exception) when (exception is HttpRequestException or TaskCanceledException)
+        {
+            status = 0;
+        }
+
+        log.Add(purchase.StoreId, start, Stopwatch.GetTimestamp(), status);
+        return (status, retryAfter);
+    }
+
+    /// <summary>No answer, or the gateway or the API saying "not now": the purchase may go through on a retry.</summary>
+    private static bool IsTransient(int status) => status is 0 or 502 or 503 or 504;
 
     public static HttpClient CreateClient(LoadOptions options) =>
         new(new SocketsHttpHandler

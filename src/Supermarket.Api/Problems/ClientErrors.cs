@@ -17,12 +17,13 @@ public static class ClientErrors
             statusCode: StatusCodes.Status413PayloadTooLarge,
             title: "The request body is too large.");
 
-    /// <summary>503 with Retry-After: the client may try again; nothing was accepted.</summary>
+    /// <summary>503 with Retry-After. When a publish timed out the broker may still deliver the purchase, so the
+    /// answer cannot promise that nothing was recorded; a retry with the same Idempotency-Key is always safe.</summary>
     public static IResult Unavailable(HttpContext http, string what, TimeSpan retryAfter)
     {
         http.Response.Headers.RetryAfter = ((int)Math.Ceiling(retryAfter.TotalSeconds)).ToString(System.Globalization.CultureInfo.InvariantCulture);
         return TypedResults.Problem(
-            detail: $"{what} is unavailable; nothing was recorded. Retry later.",
+            detail: $"{what} is unavailable; the purchase is not confirmed. Retry later with the same Idempotency-Key.",
             statusCode: StatusCodes.Status503ServiceUnavailable,
             title: "Service unavailable.");
     }

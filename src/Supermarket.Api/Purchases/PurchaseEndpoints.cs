@@ -13,6 +13,8 @@ public static class PurchaseEndpoints
         purchases.MapPost("/{storeID}/customer/{custID}/date/{date}", RecordPurchase)
             .WithName("RecordPurchase")
             .WithSummary("Records one purchase; 201 once the broker has confirmed it.")
+            .WithDescription("Send an Idempotency-Key header (1-128 visible ASCII characters, unique per store) to make retries safe: " +
+                "the same store and key always record one purchase, however often it is sent.")
             // Documented rather than declared with Accepts(): a declared content type makes routing answer a wrong
             // one with a bare 415, where the API promises a problem+json 400 naming the header.
             .WithMetadata(new DocumentedRequestBody(typeof(PurchaseBodyExample)))
@@ -31,6 +33,11 @@ public static class PurchaseEndpoints
         if (pathError is { } invalidPath)
         {
             return ClientErrors.Invalid(invalidPath);
+        }
+
+        if (IdempotencyKey.TryRead(http.Request, out var idempotencyKey) is { } invalidKey)
+        {
+            return ClientErrors.Invalid(invalidKey);
         }
 
         if (!http.Request.HasJsonContentType())
@@ -61,7 +68,7 @@ public static class PurchaseEndpoints
                 return ClientErrors.Invalid(invalidBody);
             }
 
-            var purchase = ingest.Stamp(store, customer, day, lines);
+            var purchase = ingest.Stamp(store, customer, day, lines, idempotencyKey);
             if (!await ingest.PublishAsync(purchase, http.RequestAborted))
             {
                 return ClientErrors.Unavailable(http, "The message broker", options.Value.RetryAfter);

@@ -9,10 +9,13 @@ public sealed class PurchaseIngest(ConfirmedPublisher publisher, PurchaseBatcher
 {
     private readonly bool _groupCommit = options.Value.GroupCommit;
 
-    public PurchaseRecorded Stamp(int storeId, int customerId, DateOnly date, PurchaseLine[] items)
+    /// <summary>Gives the purchase its id: from the store's idempotency key when it sent one (so a retry is the same
+    /// purchase), otherwise a new time-ordered UUIDv7.</summary>
+    public PurchaseRecorded Stamp(int storeId, int customerId, DateOnly date, PurchaseLine[] items, string? idempotencyKey)
     {
         var now = clock.GetUtcNow();
-        return new PurchaseRecorded(Guid.CreateVersion7(now), storeId, customerId, date, items, now);
+        var id = idempotencyKey is null ? Guid.CreateVersion7(now) : PurchaseIds.ForIdempotencyKey(storeId, date, idempotencyKey);
+        return new PurchaseRecorded(id, storeId, customerId, date, items, now);
     }
 
     /// <summary>True once RabbitMQ has confirmed the purchase; false if it did not within the publish timeout.</summary>

@@ -4,6 +4,6 @@ namespace Supermarket.Hosting.Messaging;
 public static class QueueNames
 {
     public const string PurchaseWriter = "supermarket.purchases.writer";
-    public const string SalesCounter = "supermarket.store.sales-counter";
+    public const string SalesCounter = "supermarket.store.stored-purchases";
     public const string SalesQueries = "supermarket.store.sales-queries";
 }

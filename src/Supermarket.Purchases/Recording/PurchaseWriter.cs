@@ -45,18 +45,20 @@ public sealed class PurchaseWriter(IOptions<DatabaseOptions> options, ILogger<Pu
 
     private readonly string _connectionString = options.Value.PooledConnectionString();
 
-    /// <summary>Writes the purchases of one consumed message (or MassTransit batch); on failure logs every id, so a
-    /// batch that ends in the error queue can be traced, and rethrows for MassTransit's retry.</summary>
-    public async Task WriteAsync(IReadOnlyList<PurchaseRecorded> purchases, ConsumeContext context)
+    /// <summary>Writes the purchases of one consumed message (or MassTransit batch), then announces them to the Store
+    /// aggregator (<see cref="PurchasesStored"/>). On failure logs every id, so a batch that ends in the error queue
+    /// can be traced, and rethrows for MassTransit's retry, which writes (a no-op) and announces again.</summary>
+    public async Task StoreAndAnnounceAsync(PurchaseRecorded[] purchases, ConsumeContext context)
     {
         try
         {
             await WriteAsync(purchases, context.CancellationToken);
+            await context.Publish(new PurchasesStored(purchases), context.CancellationToken);
         }
         catch (Exception exception) when (exception is not OperationCanceledException)
         {
             logger.LogWarning(exception, "Writing a batch of {Count} purchases failed (attempt {Attempt}): {PurchaseIds}",
-                purchases.Count, context.GetRetryAttempt() + 1, string.Join(",", purchases.Select(p => p.PurchaseId)));
+                purchases.Length, context.GetRetryAttempt() + 1, string.Join(",", purchases.Select(p => p.PurchaseId)));
             throw;
         }
     }

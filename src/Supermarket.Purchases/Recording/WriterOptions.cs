@@ -19,7 +19,12 @@ public sealed class WriterOptions
     [Range(1, 64)]
     public int BatchConcurrency { get; set; } = 4;
 
-    /// <summary>Retries of a batch that failed to write (transient database errors) before it goes to the error queue.</summary>
-    [Range(0, 20)]
-    public int RetryLimit { get; set; } = 5;
+    /// <summary>Retries of a batch that failed to write before it goes to the error queue. With the default interval
+    /// cap that is about four minutes, long enough to ride out a database restart.</summary>
+    [Range(0, 1000)]
+    public int RetryLimit { get; set; } = 30;
+
+    /// <summary>The longest wait between retries (they start at 100 ms and grow).</summary>
+    [Range(typeof(TimeSpan), "00:00:00.100", "00:10:00")]
+    public TimeSpan RetryMaxInterval { get; set; } = TimeSpan.FromSeconds(10);
 }

@@ -2,7 +2,7 @@ using System.ComponentModel.DataAnnotations;
 
 namespace Supermarket.Store.Sales;
 
-/// <summary>How fast the aggregator takes purchases off its queue. Section <c>Aggregator</c>.</summary>
+/// <summary>How the aggregator takes purchases off its queue. Section <c>Aggregator</c>.</summary>
 public sealed class AggregatorOptions
 {
     public const string Section = "Aggregator";
@@ -13,4 +13,9 @@ public sealed class AggregatorOptions
     /// <summary>Purchases counted at once; the matrix is lock-free, so this is about CPU, not contention.</summary>
     [Range(1, 256)]
     public int ConcurrentMessageLimit { get; set; } = 8;
+
+    /// <summary>How many of the latest purchases the aggregator remembers to skip a second delivery of one
+    /// (about 45 bytes each). A duplicate older than that would count twice.</summary>
+    [Range(1_000, 100_000_000)]
+    public int RememberedPurchases { get; set; } = 1_000_000;
 }

@@ -7,18 +7,18 @@ namespace Supermarket.Store.Sales;
 
 /// <summary>Answers the API's questions from the live matrix. Served from a queue of its own, so a question
 /// never waits behind a backlog of purchases.</summary>
-public sealed class SalesQueries(SalesMatrix matrix, RecoveredPurchases recovered) : IConsumer<TopItemsForStore>, IConsumer<TopStoresForItem>
+public sealed class SalesQueries(SalesMatrix matrix, CountedPurchases counted) : IConsumer<TopItemsForStore>, IConsumer<TopStoresForItem>
 {
     // Not answered from a half-rebuilt matrix: the asker times out instead (504), as if the aggregator were down.
     public async Task Consume(ConsumeContext<TopItemsForStore> context)
     {
-        await recovered.Ready.WaitAsync(context.CancellationToken);
+        await counted.Ready.WaitAsync(context.CancellationToken);
         await context.RespondAsync(TopItems(context.Message));
     }
 
     public async Task Consume(ConsumeContext<TopStoresForItem> context)
     {
-        await recovered.Ready.WaitAsync(context.CancellationToken);
+        await counted.Ready.WaitAsync(context.CancellationToken);
         await context.RespondAsync(TopStores(context.Message));
     }
 

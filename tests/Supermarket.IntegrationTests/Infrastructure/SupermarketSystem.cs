@@ -30,8 +30,8 @@ public sealed class SupermarketSystem : IAsyncLifetime
     public async Task InitializeAsync()
     {
         await RealServices.PrepareAsync();
-        _writer = await StartWorkerAsync(builder => builder.AddPurchaseRecording());
-        _store = await StartWorkerAsync(builder => builder.AddSalesAggregation());
+        await StartWriterAsync();
+        await StartStoreAsync();
         _api = new ApiFactory(TestSettings.For());
         Api = _api.CreateClient();
         await WaitUntilReadyAsync(Api);
@@ -39,28 +39,36 @@ public sealed class SupermarketSystem : IAsyncLifetime
 
     public async Task StopStoreAsync()
     {
-        if (_store is not null)
-        {
-            await _store.StopAsync();
-            _store.Dispose();
-            _store = null;
-        }
+        await StopAsync(_store);
+        _store = null;
     }
 
     public async Task StartStoreAsync() => _store ??= await StartWorkerAsync(builder => builder.AddSalesAggregation());
 
+    public async Task StopWriterAsync()
+    {
+        await StopAsync(_writer);
+        _writer = null;
+    }
+
+    public async Task StartWriterAsync() => _writer ??= await StartWorkerAsync(builder => builder.AddPurchaseRecording());
+
     public async Task DisposeAsync()
     {
         await StopStoreAsync();
-        if (_writer is not null)
-        {
-            await _writer.StopAsync();
-            _writer.Dispose();
-        }
-
+        await StopWriterAsync();
         if (_api is not null)
         {
             await _api.DisposeAsync();
+        }
+    }
+
+    private static async Task StopAsync(IHost? worker)
+    {
+        if (worker is not null)
+        {
+            await worker.StopAsync();
+            worker.Dispose();
         }
     }
 

@@ -70,4 +70,48 @@ public sealed class RecordPurchaseTests(SupermarketSystem system)
         Assert.Equal(1, await TestDatabase.CountPurchasesAsync(purchases[1].PurchaseId));
         Assert.Equal(2, await TestDatabase.CountLinesAsync(purchases[1].PurchaseId));
     }
+
+    [Fact]
+    public async Task A_purchase_retried_with_its_idempotency_key_is_recorded_and_counted_once()
+    {
+        const int store = 411;
+        async Task<Guid> Post()
+        {
+            using var request = new HttpRequestMessage(HttpMethod.Post, $"/purchase/{store}/customer/411001/date/20210101")
+            {
+                Content = new StringContent(Purchases.Body((81001, 3)), System.Text.Encoding.UTF8, "application/json"),
+                Headers = { { "Idempotency-Key", "till-1/0001" } },
+            };
+            using var response = await system.Api.SendAsync(request);
+            Assert.Equal(HttpStatusCode.Created, response.StatusCode);
+            return JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("purchaseId").GetGuid();
+        }
+
+        var id = await Post();
+        Assert.Equal(id, await Post());
+        Assert.Equal(PurchaseIds.ForIdempotencyKey(store, new DateOnly(2021, 1, 1), "till-1/0001"), id);
+
+        await Eventually.UntilAsync(() => TestDatabase.CountPurchasesAsync(id), count => count > 0);
+        await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, store), got => got.Length > 0);
+        await Task.Delay(TimeSpan.FromSeconds(1));
+        Assert.Equal(1, await TestDatabase.CountPurchasesAsync(id));
+        Assert.Equal([(81001, 3L)], await SalesAnswers.TopItemsAsync(system.Api, store));
+    }
+
+    [Theory]
+    [InlineData("a-key-longer-than-128-characters-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")]
+    [InlineData("has space")]
+    [InlineData("é")]
+    public async Task A_malformed_idempotency_key_is_a_400_naming_the_header(string key)
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Post, "/purchase/3/customer/3001/date/20210101")
+        {
+            Content = new StringContent(Purchases.Body((5, 1)), System.Text.Encoding.UTF8, "application/json"),
+        };
+        request.Headers.TryAddWithoutValidation("Idempotency-Key", key);
+        using var response = await system.Api.SendAsync(request);
+
+        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
+        Assert.Contains("Idempotency-Key", await response.Content.ReadAsStringAsync());
+    }
 }

@@ -15,15 +15,16 @@ namespace Supermarket.UnitTests.Store;
 public sealed class SalesCounterTests
 {
     [Fact]
-    public async Task A_purchase_counts_once_alone_or_batched_unless_the_rebuild_already_counted_it()
+    public async Task A_stored_purchase_counts_once_whether_the_rebuild_or_an_earlier_announcement_counted_it()
     {
         var matrix = new SalesMatrix(100, 10);
-        var recovered = new RecoveredPurchases();
+        var counted = new CountedPurchases(capacity: 1_000);
         var alreadyCounted = Guid.CreateVersion7();
-        recovered.Complete([alreadyCounted]);
+        counted.TryAdd(alreadyCounted);
+        counted.Complete();
         await using var provider = new ServiceCollection()
             .AddSingleton(matrix)
-            .AddSingleton(recovered)
+            .AddSingleton(counted)
             .AddMassTransitTestHarness(bus =>
             {
                 // Generous: the suite runs beside the integration tests on two cores, and the harness's default
@@ -36,22 +37,20 @@ public sealed class SalesCounterTests
         var harness = provider.GetRequiredService<ITestHarness>();
         await harness.Start();
 
-        PurchaseRecorded[] purchases =
+        var consumer = harness.GetConsumerHarness<SalesCounter>();
+        var first = new PurchasesStored(
         [
             Purchase(alreadyCounted, store: 3, (7, 5)),
             Purchase(Guid.CreateVersion7(), store: 3, (7, 2), (8, 4)),
             Purchase(Guid.CreateVersion7(), store: 4, (7, 1)),
-        ];
-        var consumer = harness.GetConsumerHarness<SalesCounter>();
-        foreach (var purchase in purchases)
+        ]);
+        // The writer retried a batch: the same purchases announced again, with a new one.
+        var again = new PurchasesStored([first.Purchases[1], Purchase(Guid.CreateVersion7(), store: 5, (7, 6))]);
+        foreach (var stored in new[] { first, again })
         {
-            await harness.Bus.Publish(purchase);
-            Assert.True(await consumer.Consumed.Any<PurchaseRecorded>(m => m.Context.Message.PurchaseId == purchase.PurchaseId));
+            await harness.Bus.Publish(stored);
+            Assert.True(await consumer.Consumed.Any<PurchasesStored>(m => m.Context.Message.Purchases[^1].PurchaseId == stored.Purchases[^1].PurchaseId));
         }
-
-        var batched = Purchase(Guid.CreateVersion7(), store: 5, (7, 6));
-        await harness.Bus.Publish(new PurchaseBatchRecorded([batched, Purchase(alreadyCounted, store: 3, (7, 5))]));
-        Assert.True(await consumer.Consumed.Any<PurchaseBatchRecorded>());
 
         var items = await harness.GetRequestClient<TopItemsForStore>().GetResponse<TopItemsAtStore>(new TopItemsForStore(3, 10));
         Assert.Equal([new ItemSales(8, 4), new ItemSales(7, 2)], items.Message.Items);

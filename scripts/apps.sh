@@ -1,0 +1,144 @@
+# The system's own processes (the API replicas and the two workers), for run.sh and chaos.sh to source.
+# Each runs in the background with its log in .local/logs/<name>.log and its PID in .local/pids/<name>.pid;
+# the names are Api (or Api-1..Api-N behind nginx), Store, Purchases (and Purchases-2..Purchases-M).
+# shellcheck shell=bash
+
+ROOT=${ROOT:?}
+STATE=${SUPERMARKET_STATE_DIR:-$ROOT/.local}
+LOGS=$STATE/logs
+PIDS=$STATE/pids
+CONFIGURATION=${CONFIGURATION:-Release}
+API_PORT=${API_PORT:-8080}
+API_URL=${API_URL:-http://127.0.0.1:$API_PORT}
+RABBIT_AUTH=${RABBITMQ_USER:-supermarket}:${RABBITMQ_PASSWORD:-supermarket-local}
+RABBIT_API=http://127.0.0.1:${RABBITMQ_MANAGEMENT_PORT:-15672}/api
+# Idle .NET thread-pool workers spin before they sleep; on two cores shared by five busy processes that spinning
+# takes CPU from the others (measured: docs/performance.md). Overridable like any setting.
+export DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=${DOTNET_ThreadPool_UnfairSemaphoreSpinLimit:-0}
+
+# How many of each: set by the --api-replicas and --writers options (see take_topology_options).
+API_REPLICAS=0 # 0: one API straight on $API_PORT; N: N APIs on the next ports, nginx on $API_PORT
+WRITERS=1
+
+log() { printf '[run] %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+# PID 1 here does not reap orphans, so `kill -0` is true for a zombie: look at the state too.
+alive() {
+  local stat
+  [ -n "${1:-}" ] || return 1
+  stat=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
+  [[ $stat != Z* ]]
+}
+pid_of_app() { cat "$PIDS/$1.pid" 2>/dev/null || true; }
+running_apps() { local f; for f in "$PIDS"/*.pid; do [ -e "$f" ] && basename "$f" .pid; done; }
+
+# Sets API_REPLICAS and WRITERS from the options it knows and leaves the others in OTHER_ARGS.
+take_topology_options() {
+  OTHER_ARGS=()
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --api-replicas) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--api-replicas takes a positive number"; API_REPLICAS=$2; shift 2 ;;
+      --writers) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--writers takes a positive number"; WRITERS=$2; shift 2 ;;
+      *) OTHER_ARGS+=("$1"); shift ;;
+    esac
+  done
+}
+
+api_names() {
+  if ((API_REPLICAS == 0)); then echo Api; else for ((i = 1; i <= API_REPLICAS; i++)); do echo "Api-$i"; done; fi
+}
+api_port() { [ "$1" = Api ] && echo "$API_PORT" || echo $((API_PORT + ${1#Api-})); }
+writer_names() { echo Purchases; for ((i = 2; i <= WRITERS; i++)); do echo "Purchases-$i"; done; }
+project_of() { echo "${1%%-*}"; } # Purchases-2 -> Purchases
+
+build() {
+  mkdir -p "$LOGS" "$PIDS"
+  log "building ($CONFIGURATION)"
+  dotnet build "$ROOT/Supermarket.sln" -c "$CONFIGURATION" -v q -nologo -clp:ErrorsOnly >"$LOGS/build.log" 2>&1 \
+    || { cat "$LOGS/build.log" >&2; die "build failed"; }
+}
+
+start_app() { # name
+  local name=$1 project pidfile=$PIDS/$1.pid args=()
+  if alive "$(pid_of_app "$name")"; then
+    log "$name already running (pid $(pid_of_app "$name"))"
+    return
+  fi
+  project=$(project_of "$name")
+  [ "$project" = Api ] && args=(--urls "http://127.0.0.1:$(api_port "$name")")
+  local bin=$ROOT/src/Supermarket.$project/bin/$CONFIGURATION/net10.0
+  # The content root is the output folder, where appsettings.json is copied.
+  (cd "$bin" && exec setsid dotnet "Supermarket.$project.dll" "${args[@]}" >>"$LOGS/$name.log" 2>&1 </dev/null) &
+  echo $! >"$pidfile"
+  log "$name started (pid $!, log $LOGS/$name.log)"
+}
+
+stop_app() { # name [signal]
+  local name=$1 signal=${2:-TERM} pid
+  pid=$(pid_of_app "$name")
+  if alive "$pid"; then
+    kill "-$signal" "$pid"
+    local deadline=$((SECONDS + 20))
+    while alive "$pid" && ((SECONDS < deadline)); do sleep 0.2; done
+    alive "$pid" && kill -KILL "$pid" || true
+    log "$name stopped with SIG$signal (pid $pid)"
+  fi
+  rm -f "$PIDS/$name.pid"
+}
+
+require_running() { # names...
+  local name
+  for name in "$@"; do alive "$(pid_of_app "$name")" || die "$name exited; see $LOGS/$name.log"; done
+}
+
+# The API publishes with the mandatory flag, which only proves that some queue took a purchase. So it starts only
+# once the writer's queue is bound to both purchase exchanges and the aggregator's to the writer's announcements.
+wait_for_binding() { # exchange queue
+  local exchange=$1 queue=$2 deadline=$((SECONDS + 120))
+  until curl -fsS -u "$RABBIT_AUTH" "$RABBIT_API/exchanges/%2F/$exchange/bindings/source" 2>/dev/null \
+      | grep -q "\"destination\":\"$queue\""; do
+    require_running Store $(writer_names)
+    ((SECONDS < deadline)) || die "$queue was not bound to $exchange within 120 s; see $LOGS/"
+    sleep 0.5
+  done
+}
+
+wait_ready() { # url names...
+  local url=$1 deadline=$((SECONDS + 90)); shift
+  until curl -fsS "$url/health/ready" >/dev/null 2>&1; do
+    require_running "$@"
+    ((SECONDS < deadline)) || die "$url was not ready within 90 s; see $LOGS/"
+    sleep 0.5
+  done
+}
+
+start_workers() {
+  local name
+  for name in $(writer_names) Store; do start_app "$name"; done
+  for exchange in supermarket.purchase-recorded supermarket.purchase-batch-recorded; do
+    wait_for_binding "$exchange" supermarket.purchases.writer
+  done
+  wait_for_binding supermarket.purchases-stored supermarket.store.stored-purchases
+}
+
+start_apis() {
+  local name ports=()
+  for name in $(api_names); do start_app "$name"; done
+  for name in $(api_names); do
+    wait_ready "http://127.0.0.1:$(api_port "$name")" "$name"
+    ports+=("$(api_port "$name")")
+  done
+  if ((API_REPLICAS > 0)); then
+    "$ROOT/scripts/services.sh" nginx-up "$API_PORT" "${ports[@]}"
+  fi
+  wait_ready "$API_URL" $(api_names)
+  log "system ready: $API_URL (Swagger UI at $API_URL/swagger)"
+}
+
+stop_apps() {
+  local name
+  # The APIs first, so nothing new is accepted; what is queued stays in RabbitMQ for the next start.
+  for name in $(running_apps | grep '^Api'); do stop_app "$name"; done
+  for name in $(running_apps); do stop_app "$name"; done
+}

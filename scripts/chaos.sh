@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# The chaos run: days of load with one fault injected into each, while the stores retry what the fault interrupted
+# (bounded, honouring Retry-After, with Idempotency-Keys). After each day the load test verifies: every purchase that
+# got a 201 is in MySQL, no purchase is stored twice, and the aggregator's answers equal MySQL's sums. One table row
+# per scenario; any loss, duplicate, mismatch or given-up purchase exits non-zero.
+#
+#   ./run.sh chaos [options]
+#     --stores N               stores (64)
+#     --purchases-per-hour N   per store and hour (300); a day is 9 hours
+#     --fault-after S          seconds of load before the fault (10)
+#     --fault-for S            seconds the component stays down (10)
+#     --scenarios "…"          any of: rabbitmq writer aggregator mariadb api (all; api needs --api-replicas >= 2)
+#     --api-replicas N         API replicas behind nginx (2)
+#     --writers M              Purchases writers (1)
+#
+# The system is brought up (./run.sh up) with the topology given and left running afterwards.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/apps.sh
+source "$ROOT/scripts/apps.sh"
+
+STORES=64
+PER_HOUR=300
+FAULT_AFTER=10
+FAULT_FOR=10
+SCENARIOS="rabbitmq writer aggregator mariadb api"
+RETRY_FOR=180
+API_REPLICAS=2
+ARGS=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --stores) STORES=$2; shift 2 ;;
+    --purchases-per-hour) PER_HOUR=$2; shift 2 ;;
+    --fault-after) FAULT_AFTER=$2; shift 2 ;;
+    --fault-for) FAULT_FOR=$2; shift 2 ;;
+    --scenarios) SCENARIOS=$2; shift 2 ;;
+    -h|--help) sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) ARGS+=("$1"); shift ;;
+  esac
+done
+take_topology_options "${ARGS[@]}"
+[ ${#OTHER_ARGS[@]} -eq 0 ] || die "unknown option ${OTHER_ARGS[0]} (see ./run.sh chaos --help)"
+if [[ " $SCENARIOS " == *" api "* ]] && ((API_REPLICAS < 2)); then
+  log "the api scenario needs --api-replicas 2 or more; skipping it"
+  SCENARIOS=${SCENARIOS//api/}
+fi
+
+OUT=$STATE/chaos/$(date -u +%Y%m%d-%H%M%S)
+mkdir -p "$OUT"
+"$ROOT/run.sh" up --api-replicas "$API_REPLICAS" --writers "$WRITERS"
+
+mysql_rows() { mariadb --defaults-file="$STATE/mariadb/my.cnf" -uroot -N -e "SELECT COUNT(*) FROM supermarket.purchases" 2>/dev/null || echo 0; }
+queue_consumers() {
+  curl -fsS -u "$RABBIT_AUTH" "$RABBIT_API/queues/%2F/$1" 2>/dev/null | grep -oE '"consumers":[0-9]+' | head -n 1 | cut -d: -f2
+}
+
+# Each scenario: the fault, the repair, and a probe that passes once the repaired part works again.
+inject() { # scenario
+  case $1 in
+    rabbitmq) "$ROOT/scripts/services.sh" rabbit-down ;;
+    writer) stop_app Purchases KILL ;;
+    aggregator) stop_app Store KILL ;;
+    mariadb) "$ROOT/scripts/services.sh" db-down ;;
+    api) stop_app Api-1 KILL ;;
+  esac
+}
+repair() { # scenario
+  case $1 in
+    rabbitmq) "$ROOT/scripts/services.sh" rabbit-up ;;
+    writer) start_app Purchases ;;
+    aggregator) start_app Store ;;
+    mariadb) ROWS_AT_REPAIR=$(mysql_rows); "$ROOT/scripts/services.sh" db-up ;;
+    api) start_app Api-1 ;;
+  esac
+}
+recovered() { # scenario
+  case $1 in
+    rabbitmq) curl -fsS "$API_URL/health/ready" ;;
+    writer) [ "$(queue_consumers supermarket.purchases.writer)" -ge "$WRITERS" ] ;;
+    aggregator) curl -fsS "$API_URL/items/store/1" ;;
+    mariadb) [ "$(mysql_rows)" -gt "$ROWS_AT_REPAIR" ] ;;
+    api) curl -fsS "http://127.0.0.1:$(api_port Api-1)/health/ready" ;;
+  esac
+}
+
+field() { grep -oE "(^| )$1=[^ ]+" "$2" | tail -n 1 | cut -d= -f2; }
+
+table=$OUT/table.md
+{
+  echo "| scenario | acknowledged (201) | in MySQL | missing | duplicates | matrix = MySQL | 503 answers | other non-201 | given up | longest without a 201 | restart → working | max latency |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+} >"$table"
+failed=0
+index=0
+for scenario in $SCENARIOS; do
+  index=$((index + 1))
+  day=$(printf '201901%02d' "$index")
+  run_log=$OUT/$scenario.log
+  log "scenario $scenario: $STORES stores x 9 hours x $PER_HOUR purchases/hour dated $day; fault after ${FAULT_AFTER}s for ${FAULT_FOR}s"
+  dotnet "$ROOT/loadtest/Supermarket.LoadTest/bin/$CONFIGURATION/net10.0/Supermarket.LoadTest.dll" \
+    --url "$API_URL" --stores "$STORES" --purchases-per-hour "$PER_HOUR" --date "$day" --retry-for "$RETRY_FOR" \
+    --max-item-id 10 --check-every-store --reports "$OUT/$scenario" >"$run_log" 2>&1 &
+  load=$!
+  sleep "$FAULT_AFTER"
+  alive "$load" || log "warning: the day ended before the fault; use more purchases per hour"
+  inject "$scenario" >>"$OUT/faults.log" 2>&1
+  sleep "$FAULT_FOR"
+  started=$SECONDS
+  repair "$scenario" >>"$OUT/faults.log" 2>&1
+  deadline=$((SECONDS + 300))
+  until recovered "$scenario" >/dev/null 2>&1; do
+    ((SECONDS < deadline)) || { log "$scenario did not recover within 300 s"; break; }
+    sleep 0.5
+  done
+  recovery=$((SECONDS - started))
+  status=0
+  wait "$load" || status=$?
+  if ! grep -q '^RESULT ' "$run_log"; then
+    log "$scenario: the load test ended without a result; see $run_log"
+    echo "| $scenario | run failed, see $run_log |||||||||||" >>"$table"
+    failed=1
+    continue
+  fi
+  matrix=yes
+  grep -q 'FAIL.*GET' "$run_log" && matrix=no
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s s | %s s | %s ms |\n' "$scenario" \
+    "$(field acknowledged "$run_log")" "$(field stored "$run_log")" "$(field missing "$run_log")" \
+    "$(field unexpected "$run_log")" "$matrix" "$(field answers_503 "$run_log")" "$(field answers_other "$run_log")" \
+    "$(field given_up "$run_log")" "$(field longest_without_201_s "$run_log")" "$recovery" "$(field max_latency_ms "$run_log")" >>"$table"
+  if ((status != 0)); then
+    log "$scenario FAILED; see $run_log"
+    failed=1
+  else
+    log "$scenario passed"
+  fi
+done
+
+echo
+cat "$table"
+echo
+echo "Logs and reports: $OUT"
+exit $failed

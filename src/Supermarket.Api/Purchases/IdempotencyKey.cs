@@ -1,0 +1,44 @@
+using Supermarket.Api.Problems;
+
+namespace Supermarket.Api.Purchases;
+
+/// <summary>
+/// The optional <c>Idempotency-Key</c> header (IETF draft, as Stripe and others use it): a store that retries a
+/// purchase with the same key gets the same purchase, never a second one. The reference client sends none, and then
+/// every POST is a new purchase.
+/// </summary>
+public static class IdempotencyKey
+{
+    public const string Header = "Idempotency-Key";
+    public const int MaxLength = 128;
+
+    public static InputError? TryRead(HttpRequest request, out string? key)
+    {
+        key = null;
+        if (!request.Headers.TryGetValue(Header, out var values))
+        {
+            return null;
+        }
+
+        if (values.Count != 1 || values[0] is not { Length: > 0 and <= MaxLength } value || !IsVisibleAscii(value))
+        {
+            return new InputError(Header, $"must be one value of 1 to {MaxLength} visible ASCII characters.");
+        }
+
+        key = value;
+        return null;
+    }
+
+    private static bool IsVisibleAscii(string value)
+    {
+        foreach (var c in value)
+        {
+            if (c is < '!' or > '~')
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+}
