@@ -18,15 +18,18 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/apps.sh
 source "$ROOT/scripts/apps.sh"
 
+# Brings the services up and (re)starts the system's own processes in the topology asked for.
 up() {
   mkdir -p "$LOGS" "$PIDS"
   "$ROOT/scripts/services.sh" up
+  stop_apps
   build
   start_workers
   start_apis
 }
 
 down() {
+  mkdir -p "$PIDS"
   stop_apps
   "$ROOT/scripts/services.sh" down
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test suite: brings up the real RabbitMQ and MariaDB (installing them if missing), runs every xUnit test,
 # validates docker/compose.yaml, then runs the main job itself on a tiny day (./run.sh with 4 stores), which must
-# end with zero failures and a passing verification. The services stay up afterwards; `./run.sh down` stops everything.
+# end with zero failures and a passing verification, and a short chaos run (every fault once, nothing lost).
+# The services stay up afterwards; `./run.sh down` stops everything.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 "$ROOT/scripts/services.sh" up
@@ -22,6 +23,13 @@ fi
 
 echo "== the main job on a tiny day: ./run.sh --stores 4 --purchases-per-hour 20"
 if "$ROOT/run.sh" --stores 4 --purchases-per-hour 20 --date 20200101; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1)); status=1
+fi
+
+echo "== a short chaos run: each fault once, small load (./run.sh chaos; the full run is in docs/reliability.md)"
+if "$ROOT/run.sh" chaos --stores 16 --purchases-per-hour 150 --fault-after 4 --fault-for 5; then
   passed=$((passed + 1))
 else
   failed=$((failed + 1)); status=1

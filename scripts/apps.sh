@@ -67,6 +67,8 @@ start_app() { # name
   fi
   project=$(project_of "$name")
   [ "$project" = Api ] && args=(--urls "http://127.0.0.1:$(api_port "$name")")
+  # Writers after the first serve their metrics on the next ports (9112, ...): appsettings.json gives the first 9111.
+  [[ $name == Purchases-* ]] && args=(--Metrics:Port "$((9110 + ${name#Purchases-}))")
   local bin=$ROOT/src/Supermarket.$project/bin/$CONFIGURATION/net10.0
   # The content root is the output folder, where appsettings.json is copied.
   (cd "$bin" && exec setsid dotnet "Supermarket.$project.dll" "${args[@]}" >>"$LOGS/$name.log" 2>&1 </dev/null) &
@@ -138,7 +140,8 @@ start_apis() {
 
 stop_apps() {
   local name
-  # The APIs first, so nothing new is accepted; what is queued stays in RabbitMQ for the next start.
+  # The APIs (and nginx in front of them) first, so nothing new is accepted; what is queued stays in RabbitMQ.
+  "$ROOT/scripts/services.sh" nginx-down
   for name in $(running_apps | grep '^Api'); do stop_app "$name"; done
   for name in $(running_apps); do stop_app "$name"; done
 }

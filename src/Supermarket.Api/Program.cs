@@ -1,4 +1,5 @@
 using Microsoft.AspNetCore.Diagnostics.HealthChecks;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Supermarket.Api.Insights;
 using Supermarket.Api.OpenApi;
 using Supermarket.Api.Purchases;
@@ -6,14 +7,20 @@ using Supermarket.Contracts.Sales;
 using Supermarket.Hosting.Catalog;
 using Supermarket.Hosting.Configuration;
 using Supermarket.Hosting.Messaging;
+using Supermarket.Hosting.Observability;
 
 // The ingest API: validates purchases, publishes them to the fanout, and relays sales questions to the Store aggregator.
 var builder = WebApplication.CreateBuilder(args);
+// Kestrel reads only its endpoints from the "Kestrel" section by itself (measured: a RequestHeadersTimeout set there
+// had no effect); bind its limits too, so appsettings.json and Kestrel__Limits__* variables set them.
+builder.Services.Configure<KestrelServerOptions>(builder.Configuration.GetSection("Kestrel"));
 
 builder.Services.AddValidatedOptions<CatalogOptions>(builder.Configuration, CatalogOptions.Section);
 builder.Services.AddValidatedOptions<IngestOptions>(builder.Configuration, IngestOptions.Section);
 builder.Services.AddValidatedOptions<InsightOptions>(builder.Configuration, InsightOptions.Section);
 builder.Services.AddSingleton(TimeProvider.System);
+builder.Services.AddSupermarketMetrics(builder.Configuration);
+builder.Services.AddSingleton<IngestMetrics>();
 builder.Services.AddSingleton<ConfirmedPublisher>();
 builder.Services.AddSingleton<PurchaseBatcher>();
 builder.Services.AddHostedService(services => services.GetRequiredService<PurchaseBatcher>());
@@ -36,6 +43,8 @@ app.UseSupermarketSwagger();
 app.MapHealthChecks("/health/live", new HealthCheckOptions { Predicate = _ => false });
 // MassTransit tags its bus check "ready": ready means connected to the broker.
 app.MapHealthChecks("/health/ready", new HealthCheckOptions { Predicate = check => check.Tags.Contains("ready") });
+app.MapGet("/metrics", (PrometheusExporter metrics) => Results.Text(metrics.Scrape(), "text/plain; version=0.0.4; charset=utf-8"))
+    .ExcludeFromDescription();
 app.MapPurchases();
 app.MapSalesInsights();
 

@@ -3,6 +3,7 @@ using Microsoft.Extensions.Options;
 using Supermarket.Hosting.Configuration;
 using Supermarket.Hosting.Database;
 using Supermarket.Hosting.Messaging;
+using Supermarket.Hosting.Observability;
 using Supermarket.Purchases.Recording;
 
 namespace Supermarket.Purchases;
@@ -18,6 +19,8 @@ public static class PurchaseRecordingSetup
             .Validate<IOptions<DatabaseOptions>>(
                 (writer, database) => writer.BatchConcurrency <= database.Value.MaxConnections,
                 "Writer:BatchConcurrency must not exceed Database:MaxConnections: each batch in flight holds a connection.");
+        builder.Services.AddSupermarketMetrics(builder.Configuration);
+        builder.Services.AddSingleton<WriterMetrics>();
         builder.Services.AddSingleton<PurchaseWriter>();
         // A worker is started only once its queue is declared and bound to the fanout; before that, purchases
         // published to the fanout would not reach it.

@@ -4,6 +4,7 @@ using Supermarket.Hosting.Catalog;
 using Supermarket.Hosting.Configuration;
 using Supermarket.Hosting.Database;
 using Supermarket.Hosting.Messaging;
+using Supermarket.Hosting.Observability;
 using Supermarket.Sales;
 using Supermarket.Store.Recovery;
 using Supermarket.Store.Sales;
@@ -23,6 +24,8 @@ public static class SalesAggregationSetup
             var catalog = services.GetRequiredService<IOptions<CatalogOptions>>().Value;
             return new SalesMatrix(catalog.MaxItemId, catalog.MaxStoreId);
         });
+        builder.Services.AddSupermarketMetrics(builder.Configuration);
+        builder.Services.AddSingleton<SalesMetrics>();
         builder.Services.AddSingleton(services =>
             new CountedPurchases(services.GetRequiredService<IOptions<AggregatorOptions>>().Value.RememberedPurchases));
 

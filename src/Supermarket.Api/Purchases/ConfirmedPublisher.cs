@@ -1,5 +1,7 @@
+using System.Diagnostics;
 using MassTransit;
 using Microsoft.Extensions.Options;
+using Supermarket.Contracts.Purchases;
 using Supermarket.Hosting.Messaging;
 
 namespace Supermarket.Api.Purchases;
@@ -10,7 +12,7 @@ namespace Supermarket.Api.Purchases;
 /// the message and the publish fails rather than succeeding for a purchase that went nowhere.
 /// </summary>
 public sealed class ConfirmedPublisher(IBus bus, IOptions<BrokerOptions> broker, IOptions<IngestOptions> options,
-    ILogger<ConfirmedPublisher> logger)
+    IngestMetrics metrics, ILogger<ConfirmedPublisher> logger)
 {
     private readonly bool _persistent = broker.Value.PersistentDelivery;
     private readonly TimeSpan _timeout = options.Value.PublishTimeout;
@@ -18,6 +20,13 @@ public sealed class ConfirmedPublisher(IBus bus, IOptions<BrokerOptions> broker,
     public async Task<bool> PublishAsync<T>(T message, CancellationToken aborted)
         where T : class
     {
+        PurchaseRecorded[] purchases = message switch
+        {
+            PurchaseRecorded purchase => [purchase],
+            PurchaseBatchRecorded batch => batch.Purchases,
+            _ => [],
+        };
+        var started = Stopwatch.GetTimestamp();
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(aborted);
         timeout.CancelAfter(_timeout);
         try
@@ -30,13 +39,16 @@ public sealed class ConfirmedPublisher(IBus bus, IOptions<BrokerOptions> broker,
                     rabbit.Mandatory = true;
                 }
             }, timeout.Token);
+            metrics.Published(purchases.Length, Stopwatch.GetElapsedTime(started), confirmed: true);
             return true;
         }
         catch (Exception exception) when (!aborted.IsCancellationRequested)
         {
             // A cancelled wait may still have reached the broker, so the purchases may yet arrive; the writers are
-            // idempotent on their ids, but a client that retries sends new purchases. See README, "Guarantees".
-            logger.LogWarning(exception, "A {Message} was not confirmed by the broker", typeof(T).Name);
+            // idempotent on their ids, and a client that retries with its Idempotency-Key makes the same ids.
+            metrics.Published(purchases.Length, Stopwatch.GetElapsedTime(started), confirmed: false);
+            logger.LogWarning(exception, "A {Message} of {Count} purchases was not confirmed by the broker: {PurchaseIds}",
+                typeof(T).Name, purchases.Length, string.Join(",", purchases.Select(p => p.PurchaseId)));
             return false;
         }
     }

@@ -27,9 +27,18 @@ public static class PurchaseEndpoints
 
     private static async Task<IResult> RecordPurchase(
         string storeID, string custID, string date, HttpContext http, PurchaseIngest ingest,
-        IOptions<CatalogOptions> catalog, IOptions<IngestOptions> options)
+        IOptions<CatalogOptions> catalog, IOptions<IngestOptions> options, IngestMetrics metrics)
     {
-        var pathError = PurchasePath.TryParse(storeID, custID, date, catalog.Value, out var store, out var customer, out var day);
+        var result = await TryRecordAsync(storeID, custID, date, http, ingest, catalog.Value, options.Value);
+        metrics.Answered((result as IStatusCodeHttpResult)?.StatusCode ?? StatusCodes.Status200OK);
+        return result;
+    }
+
+    private static async Task<IResult> TryRecordAsync(
+        string storeID, string custID, string date, HttpContext http, PurchaseIngest ingest,
+        CatalogOptions catalog, IngestOptions options)
+    {
+        var pathError = PurchasePath.TryParse(storeID, custID, date, catalog, out var store, out var customer, out var day);
         if (pathError is { } invalidPath)
         {
             return ClientErrors.Invalid(invalidPath);
@@ -48,7 +57,7 @@ public static class PurchaseEndpoints
         RequestBody? body;
         try
         {
-            body = await RequestBody.ReadAsync(http.Request, options.Value.MaxBodyBytes, http.RequestAborted);
+            body = await RequestBody.ReadAsync(http.Request, options.MaxBodyBytes, http.RequestAborted);
         }
         catch (BadHttpRequestException exception)
         {
@@ -58,12 +67,12 @@ public static class PurchaseEndpoints
 
         if (body is null)
         {
-            return ClientErrors.TooLarge(options.Value.MaxBodyBytes);
+            return ClientErrors.TooLarge(options.MaxBodyBytes);
         }
 
         using (body)
         {
-            if (PurchaseBodyParser.TryParse(body.Span, catalog.Value, out var lines) is { } invalidBody)
+            if (PurchaseBodyParser.TryParse(body.Span, catalog, out var lines) is { } invalidBody)
             {
                 return ClientErrors.Invalid(invalidBody);
             }
@@ -71,7 +80,7 @@ public static class PurchaseEndpoints
             var purchase = ingest.Stamp(store, customer, day, lines, idempotencyKey);
             if (!await ingest.PublishAsync(purchase, http.RequestAborted))
             {
-                return ClientErrors.Unavailable(http, "The message broker", options.Value.RetryAfter);
+                return ClientErrors.Unavailable(http, "The message broker", options.RetryAfter);
             }
 
             return TypedResults.Created((string?)null, new PurchaseAccepted("Purchase recorded.", purchase.PurchaseId));

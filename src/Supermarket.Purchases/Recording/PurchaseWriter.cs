@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics;
 using System.Globalization;
 using System.Text;
 using System.Text.Json;
@@ -18,7 +19,7 @@ namespace Supermarket.Purchases.Recording;
 /// stores it did not change the writer's CPU beyond noise; see docs/performance.md.) A purchase already stored (a
 /// redelivery) is left as it is: its id is the primary key, and its lines are keyed by (purchase, line number).
 /// </summary>
-public sealed class PurchaseWriter(IOptions<DatabaseOptions> options, ILogger<PurchaseWriter> logger)
+public sealed class PurchaseWriter(IOptions<DatabaseOptions> options, WriterMetrics metrics, ILogger<PurchaseWriter> logger)
 {
     // ON DUPLICATE KEY rather than INSERT IGNORE: only a repeated key is skipped, any other problem still fails
     // (and IGNORE's warnings are what MySql.Data 8.0.16 cannot read from MariaDB).
@@ -50,13 +51,16 @@ public sealed class PurchaseWriter(IOptions<DatabaseOptions> options, ILogger<Pu
     /// can be traced, and rethrows for MassTransit's retry, which writes (a no-op) and announces again.</summary>
     public async Task StoreAndAnnounceAsync(PurchaseRecorded[] purchases, ConsumeContext context)
     {
+        var started = Stopwatch.GetTimestamp();
         try
         {
             await WriteAsync(purchases, context.CancellationToken);
             await context.Publish(new PurchasesStored(purchases), context.CancellationToken);
+            metrics.Stored(purchases.Length, Stopwatch.GetElapsedTime(started));
         }
         catch (Exception exception) when (exception is not OperationCanceledException)
         {
+            metrics.Failed();
             logger.LogWarning(exception, "Writing a batch of {Count} purchases failed (attempt {Attempt}): {PurchaseIds}",
                 purchases.Length, context.GetRetryAttempt() + 1, string.Join(",", purchases.Select(p => p.PurchaseId)));
             throw;

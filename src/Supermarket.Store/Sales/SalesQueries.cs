@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using MassTransit;
 using Supermarket.Contracts.Sales;
 using Supermarket.Sales;
@@ -7,19 +8,25 @@ namespace Supermarket.Store.Sales;
 
 /// <summary>Answers the API's questions from the live matrix. Served from a queue of its own, so a question
 /// never waits behind a backlog of purchases.</summary>
-public sealed class SalesQueries(SalesMatrix matrix, CountedPurchases counted) : IConsumer<TopItemsForStore>, IConsumer<TopStoresForItem>
+public sealed class SalesQueries(SalesMatrix matrix, CountedPurchases counted, SalesMetrics metrics) : IConsumer<TopItemsForStore>, IConsumer<TopStoresForItem>
 {
     // Not answered from a half-rebuilt matrix: the asker times out instead (504), as if the aggregator were down.
     public async Task Consume(ConsumeContext<TopItemsForStore> context)
     {
         await counted.Ready.WaitAsync(context.CancellationToken);
-        await context.RespondAsync(TopItems(context.Message));
+        var started = Stopwatch.GetTimestamp();
+        var answer = TopItems(context.Message);
+        metrics.Answered("top-items-for-store", Stopwatch.GetElapsedTime(started));
+        await context.RespondAsync(answer);
     }
 
     public async Task Consume(ConsumeContext<TopStoresForItem> context)
     {
         await counted.Ready.WaitAsync(context.CancellationToken);
-        await context.RespondAsync(TopStores(context.Message));
+        var started = Stopwatch.GetTimestamp();
+        var answer = TopStores(context.Message);
+        metrics.Answered("top-stores-for-item", Stopwatch.GetElapsedTime(started));
+        await context.RespondAsync(answer);
     }
 
     private TopItemsAtStore TopItems(TopItemsForStore request)

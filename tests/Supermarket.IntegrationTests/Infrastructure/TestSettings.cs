@@ -31,5 +31,7 @@ public static class TestSettings
         ["Writer:BatchTimeLimit"] = "00:00:00.020",
         ["Writer:BatchConcurrency"] = "2",
         ["Logging:LogLevel:Default"] = "Warning",
+        // Several workers run at once in the tests, beside ./run.sh's: no fixed metrics ports.
+        ["Metrics:Port"] = "0",
     };
 }

@@ -10,6 +10,7 @@ using Supermarket.Api.Purchases;
 using Supermarket.Hosting.Catalog;
 using Supermarket.Hosting.Database;
 using Supermarket.Hosting.Messaging;
+using Supermarket.Hosting.Observability;
 
 namespace Supermarket.UnitTests.Deployment;
 
@@ -20,7 +21,7 @@ public sealed partial class ComposeFileTests
     private static readonly Dictionary<string, Type> OptionsBySection = new[]
     {
         typeof(BrokerOptions), typeof(DatabaseOptions), typeof(CatalogOptions), typeof(IngestOptions),
-        typeof(InsightOptions), typeof(WriterOptions), typeof(AggregatorOptions),
+        typeof(InsightOptions), typeof(WriterOptions), typeof(AggregatorOptions), typeof(MetricsOptions),
     }.ToDictionary(type => (string)type.GetField("Section")!.GetValue(null)!);
 
     private static readonly string[] Lines = File.ReadAllLines(Path.Combine(RepositoryRoot(), "docker", "compose.yaml"));

@@ -25,6 +25,8 @@ public sealed class SalesCounterTests
         await using var provider = new ServiceCollection()
             .AddSingleton(matrix)
             .AddSingleton(counted)
+            .AddMetrics()
+            .AddSingleton<SalesMetrics>()
             .AddMassTransitTestHarness(bus =>
             {
                 // Generous: the suite runs beside the integration tests on two cores, and the harness's default

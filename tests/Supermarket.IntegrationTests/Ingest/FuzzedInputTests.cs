@@ -1,0 +1,129 @@
+using System.Net;
+using System.Net.Http.Headers;
+using System.Net.Sockets;
+using System.Text;
+using Supermarket.IntegrationTests.Infrastructure;
+using Xunit.Abstractions;
+
+namespace Supermarket.IntegrationTests.Ingest;
+
+/// <summary>
+/// The API on real Kestrel (sockets, limits and all) with the real broker behind it, fed seeded random requests and
+/// misbehaving connections: whatever arrives, the answer is never a 5xx, and the API still records a purchase after.
+/// </summary>
+[Collection(nameof(SystemCollection))]
+public sealed class FuzzedInputTests(SupermarketSystem system, ITestOutputHelper output) : IAsyncLifetime
+{
+    private const int Seed = 20261122;
+    private const int Cases = 4000;
+
+    private readonly SupermarketSystem.ApiFactory _api = new(new Dictionary<string, string?>(TestSettings.For())
+    {
+        // Short, so the slow-client cases finish quickly; the defaults are in appsettings.json and the README.
+        ["Kestrel:Limits:RequestHeadersTimeout"] = "00:00:02",
+    });
+
+    private HttpClient _client = null!;
+
+    public async Task InitializeAsync()
+    {
+        _ = system; // the collection's workers and services must be up
+        _api.UseKestrel(0);
+        _api.StartServer();
+        _client = _api.CreateClient();
+        _client.Timeout = TimeSpan.FromSeconds(30);
+        await SupermarketSystem.WaitUntilReadyAsync(_client);
+    }
+
+    public async Task DisposeAsync() => await _api.DisposeAsync();
+
+    [Fact]
+    public async Task Random_paths_methods_headers_and_bodies_never_get_a_5xx()
+    {
+        var requests = new FuzzedRequests(Seed);
+        var statuses = new SortedDictionary<int, int>();
+        var serverErrors = new List<string>();
+        for (var i = 0; i < Cases; i++)
+        {
+            var fuzzed = requests.Next();
+            using var request = ToHttp(fuzzed);
+            using var response = await _client.SendAsync(request);
+            var status = (int)response.StatusCode;
+            statuses[status] = statuses.GetValueOrDefault(status) + 1;
+            if (status >= 500)
+            {
+                serverErrors.Add($"{status}: {fuzzed.Description}: {await response.Content.ReadAsStringAsync()}");
+            }
+        }
+
+        output.WriteLine($"{Cases} fuzzed requests (seed {Seed}); answers: {string.Join(", ", statuses.Select(s => $"{s.Key} x{s.Value}"))}");
+        Assert.Empty(serverErrors);
+        Assert.True(statuses.GetValueOrDefault(201) > 0, "no fuzzed purchase was valid: the generator lost its valid cases");
+        Assert.True(statuses.GetValueOrDefault(400) > Cases / 10, "hardly any 400s: the generator lost its bad purchases");
+        await AssertStillRecordsAsync();
+    }
+
+    [Theory]
+    [InlineData("garbage request line", "HELLO\r\n\r\n")]
+    [InlineData("header section too large", "POST /purchase/1/customer/1/date/20210101 HTTP/1.1\r\nHost: x\r\nX-Big: {big}\r\n\r\n")]
+    [InlineData("headers never finished", "POST /purchase/1/customer/1/date/20210101 HTTP/1.1\r\nHost: x\r\n")]
+    [InlineData("body shorter than its length", "POST /purchase/1/customer/1/date/20210101 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"items\":[")]
+    [InlineData("bad chunk framing", "POST /purchase/1/customer/1/date/20210101 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n")]
+    public async Task A_misbehaving_connection_gets_a_4xx_or_is_closed_never_a_5xx(string what, string raw)
+    {
+        var port = new Uri(_client.BaseAddress!.ToString()).Port;
+        using var tcp = new TcpClient();
+        await tcp.ConnectAsync(IPAddress.Loopback, port);
+        var stream = tcp.GetStream();
+        await stream.WriteAsync(Encoding.ASCII.GetBytes(raw.Replace("{big}", new string('b', 40_000), StringComparison.Ordinal)));
+
+        // Kestrel answers, or times the client out (headers: RequestHeadersTimeout; body: MinRequestBodyDataRate,
+        // 240 bytes/s after a 5 s grace), or closes: all within a bound, none with a 5xx.
+        var buffer = new byte[4096];
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
+        var read = 0;
+        try
+        {
+            read = await stream.ReadAsync(buffer, timeout.Token);
+        }
+        catch (IOException)
+        {
+            // reset by the server: closed, which is an acceptable answer
+        }
+
+        var answer = Encoding.ASCII.GetString(buffer, 0, read);
+        output.WriteLine($"{what}: {(read == 0 ? "closed" : answer.Split("\r\n")[0])}");
+        Assert.False(timeout.IsCancellationRequested, $"{what}: no answer and no close within 30 s");
+        Assert.DoesNotMatch(@"^HTTP/1\.1 5\d\d", answer);
+        await AssertStillRecordsAsync();
+    }
+
+    private async Task AssertStillRecordsAsync()
+    {
+        var response = await Purchases.PostAsync(_client, "/purchase/7/customer/7001/date/20210101", Purchases.Body((5, 1)));
+        Assert.Equal(HttpStatusCode.Created, response.StatusCode);
+    }
+
+    private static HttpRequestMessage ToHttp(FuzzedRequest fuzzed)
+    {
+        var request = new HttpRequestMessage(new HttpMethod(fuzzed.Method), fuzzed.Path);
+        // HttpClient sends no body with HEAD.
+        if (fuzzed.Body is { } body && fuzzed.Method != "HEAD")
+        {
+            request.Content = new ByteArrayContent(body);
+            request.Headers.TransferEncodingChunked = fuzzed.Chunked;
+            if (fuzzed.ContentType is { } contentType)
+            {
+                request.Content.Headers.TryAddWithoutValidation("Content-Type", contentType);
+            }
+        }
+
+        if (fuzzed.IdempotencyKey is { } key)
+        {
+            request.Headers.TryAddWithoutValidation("Idempotency-Key", key);
+        }
+
+        request.Headers.Accept.Add(new MediaTypeWithQualityHeaderValue("application/json"));
+        return request;
+    }
+}

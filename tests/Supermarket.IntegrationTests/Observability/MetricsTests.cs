@@ -1,0 +1,57 @@
+extern alias PurchasesWorker;
+
+using System.Net;
+using System.Net.Sockets;
+using PurchasesWorker::Supermarket.Purchases;
+using Supermarket.IntegrationTests.Infrastructure;
+
+namespace Supermarket.IntegrationTests.Observability;
+
+/// <summary>The API's /metrics and a worker's metrics port, scraped after real purchases.</summary>
+[Collection(nameof(SystemCollection))]
+public sealed class MetricsTests(SupermarketSystem system)
+{
+    [Fact]
+    public async Task The_API_counts_its_answers_and_times_its_publishes()
+    {
+        await Purchases.RecordAsync(system.Api, 12, 12001, "20210101", (31, 1));
+        await Purchases.PostAsync(system.Api, "/purchase/0/customer/1/date/20210101", Purchases.Body((31, 1)));
+
+        var text = await system.Api.GetStringAsync("/metrics");
+
+        Assert.Matches(@"(?m)^supermarket_purchases_answered_total\{status=""201""\} [1-9]", text);
+        Assert.Matches(@"(?m)^supermarket_purchases_answered_total\{status=""400""\} [1-9]", text);
+        Assert.Matches(@"(?m)^supermarket_publish_duration_ms_count\{confirmed=""True""\} [1-9]", text);
+        Assert.Matches(@"(?m)^supermarket_publish_batch_size_bucket\{le=""\+Inf""\} [1-9]", text);
+    }
+
+    [Fact]
+    public async Task A_writer_serves_its_batches_on_its_metrics_port()
+    {
+        var port = FreePort();
+        // A second writer, competing with the collection's own for the purchases, with a metrics port.
+        using var writer = await SupermarketSystem.StartWorkerAsync(builder =>
+        {
+            builder.Configuration["Metrics:Port"] = port.ToString(System.Globalization.CultureInfo.InvariantCulture);
+            builder.AddPurchaseRecording();
+        });
+        using var http = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{port}") };
+
+        var text = await Eventually.UntilAsync(async () =>
+        {
+            await Purchases.RecordAsync(system.Api, 13, 13001, "20210101", (32, 1));
+            return await http.GetStringAsync("/metrics");
+        }, scraped => scraped.Contains("supermarket_writer_purchases_stored_total ", StringComparison.Ordinal));
+
+        Assert.Matches(@"(?m)^supermarket_writer_purchases_stored_total [1-9]", text);
+        Assert.Matches(@"(?m)^supermarket_writer_write_duration_ms_count [1-9]", text);
+        await writer.StopAsync();
+    }
+
+    private static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+}
