@@ -16,9 +16,9 @@ public sealed class IngestMetrics
         var meter = meters.Create(MetricsRegistration.MeterName);
         _answered = meter.CreateCounter<long>("supermarket.purchases.answered", "{purchase}", "POST /purchase answers, by HTTP status (201 = accepted)");
         _publishDuration = meter.CreateHistogram("supermarket.publish.duration", "ms", "From publish to the broker's confirm (or the timeout)",
-            advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000] });
+            advice: HistogramBuckets.Milliseconds);
         _batchSize = meter.CreateHistogram("supermarket.publish.batch.size", "{purchase}", "Purchases per published message",
-            advice: new InstrumentAdvice<int> { HistogramBucketBoundaries = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] });
+            advice: HistogramBuckets.Purchases);
     }
 
     public void Answered(int status) => _answered.Add(1, new KeyValuePair<string, object?>("status", status));

@@ -16,9 +16,9 @@ public sealed class WriterMetrics
     {
         var meter = meters.Create(MetricsRegistration.MeterName);
         _batchSize = meter.CreateHistogram("supermarket.writer.batch.size", "{purchase}", "Purchases per transaction",
-            advice: new InstrumentAdvice<int> { HistogramBucketBoundaries = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] });
+            advice: HistogramBuckets.Purchases);
         _writeDuration = meter.CreateHistogram("supermarket.writer.write.duration", "ms", "One transaction and its PurchasesStored announcement",
-            advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000] });
+            advice: HistogramBuckets.Milliseconds);
         _stored = meter.CreateCounter<long>("supermarket.writer.purchases.stored", "{purchase}", "Purchases written and announced (a retried batch counts again)");
         _failures = meter.CreateCounter<long>("supermarket.writer.failures", "{batch}", "Attempts to write a batch that failed");
     }
