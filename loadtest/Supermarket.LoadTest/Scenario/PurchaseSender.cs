@@ -28,11 +28,12 @@ public sealed class PurchaseSender(HttpClient http, RequestLog log, SalesTally t
                 return;
             }
 
-            var wait = retryAfter ?? DefaultRetryAfter;
             if (!options.Retries)
             {
                 return;
             }
+
+            var wait = retryAfter ?? DefaultRetryAfter;
 
             if (!IsTransient(status) || Stopwatch.GetTimestamp() + (long)(wait.TotalSeconds * Stopwatch.Frequency) > giveUpAt)
             {

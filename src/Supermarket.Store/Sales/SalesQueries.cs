@@ -10,22 +10,19 @@ namespace Supermarket.Store.Sales;
 /// never waits behind a backlog of purchases.</summary>
 public sealed class SalesQueries(SalesMatrix matrix, CountedPurchases counted, SalesMetrics metrics) : IConsumer<TopItemsForStore>, IConsumer<TopStoresForItem>
 {
-    // Not answered from a half-rebuilt matrix: the asker times out instead (504), as if the aggregator were down.
-    public async Task Consume(ConsumeContext<TopItemsForStore> context)
-    {
-        await counted.Ready.WaitAsync(context.CancellationToken);
-        var started = Stopwatch.GetTimestamp();
-        var answer = TopItems(context.Message);
-        metrics.Answered("top-items-for-store", Stopwatch.GetElapsedTime(started));
-        await context.RespondAsync(answer);
-    }
+    public Task Consume(ConsumeContext<TopItemsForStore> context) => AnswerAsync(context, "top-items-for-store", TopItems);
 
-    public async Task Consume(ConsumeContext<TopStoresForItem> context)
+    public Task Consume(ConsumeContext<TopStoresForItem> context) => AnswerAsync(context, "top-stores-for-item", TopStores);
+
+    // Not answered from a half-rebuilt matrix: the asker times out instead (504), as if the aggregator were down.
+    private async Task AnswerAsync<TQuestion, TAnswer>(ConsumeContext<TQuestion> context, string question, Func<TQuestion, TAnswer> rank)
+        where TQuestion : class
+        where TAnswer : class
     {
         await counted.Ready.WaitAsync(context.CancellationToken);
         var started = Stopwatch.GetTimestamp();
-        var answer = TopStores(context.Message);
-        metrics.Answered("top-stores-for-item", Stopwatch.GetElapsedTime(started));
+        var answer = rank(context.Message);
+        metrics.Answered(question, Stopwatch.GetElapsedTime(started));
         await context.RespondAsync(answer);
     }
 
