@@ -35,6 +35,11 @@ else
   failed=$((failed + 1)); status=1
 fi
 
+# CI shows only the end of this output, so the failures' names and messages are repeated here.
+if grep -q '^ *Failed [A-Za-z]' "$output"; then
+  echo "== failed tests (full output: $output)"
+  awk '/^ *Failed [A-Za-z]/ {shown = 40} /^ *Passed / {shown = 0} shown > 0 {print; shown--}' "$output"
+fi
 # One closing line over everything: dotnet test prints a summary per test project.
 echo "tests: $passed passed, $failed failed"
 exit $status

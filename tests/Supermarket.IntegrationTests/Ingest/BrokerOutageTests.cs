@@ -52,5 +52,6 @@ public sealed class BrokerOutageTests(SupermarketSystem system)
             status => status == HttpStatusCode.Created,
             TimeSpan.FromSeconds(90));
         Assert.Equal(HttpStatusCode.Created, recovered);
+        await system.WaitUntilHealthyAsync();
     }
 }
