@@ -83,7 +83,7 @@ public static class SalesInsightEndpoints
         {
             http.RequestServices.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(SalesInsightEndpoints))
                 .LogWarning(exception, "Sales query {Request} failed", request);
-            return ClientErrors.Unavailable(http, "The Store aggregator", TimeSpan.FromSeconds(2));
+            return ClientErrors.AggregatorUnavailable(http);
         }
     }
 }

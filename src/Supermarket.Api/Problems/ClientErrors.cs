@@ -19,12 +19,15 @@ public static class ClientErrors
 
     /// <summary>503 with Retry-After. When a publish timed out the broker may still deliver the purchase, so the
     /// answer cannot promise that nothing was recorded; a retry with the same Idempotency-Key is always safe.</summary>
-    public static IResult Unavailable(HttpContext http, string what, TimeSpan retryAfter)
+    public static IResult PurchaseUnconfirmed(HttpContext http, TimeSpan retryAfter) =>
+        Unavailable(http, "The message broker is unavailable; the purchase is not confirmed. Retry later with the same Idempotency-Key.", retryAfter);
+
+    public static IResult AggregatorUnavailable(HttpContext http) =>
+        Unavailable(http, "The Store aggregator cannot be asked now. Retry later.", TimeSpan.FromSeconds(2));
+
+    private static IResult Unavailable(HttpContext http, string detail, TimeSpan retryAfter)
     {
         http.Response.Headers.RetryAfter = ((int)Math.Ceiling(retryAfter.TotalSeconds)).ToString(System.Globalization.CultureInfo.InvariantCulture);
-        return TypedResults.Problem(
-            detail: $"{what} is unavailable; the purchase is not confirmed. Retry later with the same Idempotency-Key.",
-            statusCode: StatusCodes.Status503ServiceUnavailable,
-            title: "Service unavailable.");
+        return TypedResults.Problem(detail: detail, statusCode: StatusCodes.Status503ServiceUnavailable, title: "Service unavailable.");
     }
 }

@@ -11,8 +11,8 @@ namespace Supermarket.Api.Purchases;
 /// the whole bus). Persistent or transient as configured; always mandatory, so a fanout with no queue bound returns
 /// the message and the publish fails rather than succeeding for a purchase that went nowhere.
 /// </summary>
-public sealed class ConfirmedPublisher(IBus bus, IOptions<BrokerOptions> broker, IOptions<IngestOptions> options,
-    IngestMetrics metrics, ILogger<ConfirmedPublisher> logger)
+public sealed class ConfirmedPublisher(IBus bus, IOptions<BrokerOptions> broker, BrokerConnection connection,
+    IOptions<IngestOptions> options, IngestMetrics metrics, ILogger<ConfirmedPublisher> logger)
 {
     private readonly bool _persistent = broker.Value.PersistentDelivery;
     private readonly TimeSpan _timeout = options.Value.PublishTimeout;
@@ -39,6 +39,7 @@ public sealed class ConfirmedPublisher(IBus bus, IOptions<BrokerOptions> broker,
                     rabbit.Mandatory = true;
                 }
             }, timeout.Token);
+            connection.Confirmed();
             metrics.Published(purchases.Length, Stopwatch.GetElapsedTime(started), confirmed: true);
             return true;
         }

@@ -80,7 +80,7 @@ public static class PurchaseEndpoints
             var purchase = ingest.Stamp(store, customer, day, lines, idempotencyKey);
             if (!await ingest.PublishAsync(purchase, http.RequestAborted))
             {
-                return ClientErrors.Unavailable(http, "The message broker", options.RetryAfter);
+                return ClientErrors.PurchaseUnconfirmed(http, options.RetryAfter);
             }
 
             return TypedResults.Created((string?)null, new PurchaseAccepted("Purchase recorded.", purchase.PurchaseId));

@@ -1,11 +1,13 @@
 using Microsoft.Extensions.Options;
 using Supermarket.Contracts.Purchases;
+using Supermarket.Hosting.Messaging;
 
 namespace Supermarket.Api.Purchases;
 
 /// <summary>Stamps an accepted purchase and gets it confirmed by the broker: grouped with others (the default), or
 /// alone in its own message (Ingest:GroupCommit=false, the seeds' design, kept to compare).</summary>
-public sealed class PurchaseIngest(ConfirmedPublisher publisher, PurchaseBatcher batcher, IOptions<IngestOptions> options, TimeProvider clock)
+public sealed class PurchaseIngest(ConfirmedPublisher publisher, PurchaseBatcher batcher, BrokerConnection broker,
+    IOptions<IngestOptions> options, TimeProvider clock)
 {
     private readonly bool _groupCommit = options.Value.GroupCommit;
 
@@ -18,7 +20,10 @@ public sealed class PurchaseIngest(ConfirmedPublisher publisher, PurchaseBatcher
         return new PurchaseRecorded(id, storeId, customerId, date, items, now);
     }
 
-    /// <summary>True once RabbitMQ has confirmed the purchase; false if it did not within the publish timeout.</summary>
+    /// <summary>True once RabbitMQ has confirmed the purchase; false if it did not within the publish timeout, or at
+    /// once while the broker is known to be gone.</summary>
     public Task<bool> PublishAsync(PurchaseRecorded purchase, CancellationToken requestAborted) =>
-        _groupCommit ? batcher.SubmitAsync(purchase, requestAborted) : publisher.PublishAsync(purchase, requestAborted);
+        !broker.WorthTrying() ? Task.FromResult(false)
+        : _groupCommit ? batcher.SubmitAsync(purchase, requestAborted)
+        : publisher.PublishAsync(purchase, requestAborted);
 }
