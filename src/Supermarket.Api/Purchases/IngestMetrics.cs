@@ -4,12 +4,14 @@ using Supermarket.Hosting.Observability;
 namespace Supermarket.Api.Purchases;
 
 /// <summary>What ingest measures: every answer to a POST by status (201 = accepted), how long the broker took to
-/// confirm, and how many purchases went in each confirmed message.</summary>
+/// confirm, how many purchases went in each confirmed message, and how many were refused without trying because the
+/// broker was known to be gone.</summary>
 public sealed class IngestMetrics
 {
     private readonly Counter<long> _answered;
     private readonly Histogram<double> _publishDuration;
     private readonly Histogram<int> _batchSize;
+    private readonly Counter<long> _refused;
 
     public IngestMetrics(IMeterFactory meters)
     {
@@ -19,9 +21,13 @@ public sealed class IngestMetrics
             advice: HistogramBuckets.Milliseconds);
         _batchSize = meter.CreateHistogram("supermarket.publish.batch.size", "{purchase}", "Purchases per published message",
             advice: HistogramBuckets.Purchases);
+        _refused = meter.CreateCounter<long>("supermarket.purchases.refused", "{purchase}",
+            "Purchases answered 503 at once, without a publish, while the broker was known to be gone");
     }
 
     public void Answered(int status) => _answered.Add(1, new KeyValuePair<string, object?>("status", status));
+
+    public void RefusedWhileBrokerGone() => _refused.Add(1);
 
     public void Published(int purchases, TimeSpan took, bool confirmed)
     {

@@ -7,7 +7,7 @@ namespace Supermarket.Api.Purchases;
 /// <summary>Stamps an accepted purchase and gets it confirmed by the broker: grouped with others (the default), or
 /// alone in its own message (Ingest:GroupCommit=false, the seeds' design, kept to compare).</summary>
 public sealed class PurchaseIngest(ConfirmedPublisher publisher, PurchaseBatcher batcher, BrokerConnection broker,
-    IOptions<IngestOptions> options, TimeProvider clock)
+    IngestMetrics metrics, IOptions<IngestOptions> options, TimeProvider clock)
 {
     private readonly bool _groupCommit = options.Value.GroupCommit;
 
@@ -22,8 +22,14 @@ public sealed class PurchaseIngest(ConfirmedPublisher publisher, PurchaseBatcher
 
     /// <summary>True once RabbitMQ has confirmed the purchase; false if it did not within the publish timeout, or at
     /// once while the broker is known to be gone.</summary>
-    public Task<bool> PublishAsync(PurchaseRecorded purchase, CancellationToken requestAborted) =>
-        !broker.WorthTrying() ? Task.FromResult(false)
-        : _groupCommit ? batcher.SubmitAsync(purchase, requestAborted)
-        : publisher.PublishAsync(purchase, requestAborted);
+    public Task<bool> PublishAsync(PurchaseRecorded purchase, CancellationToken requestAborted)
+    {
+        if (!broker.WorthTrying())
+        {
+            metrics.RefusedWhileBrokerGone();
+            return Task.FromResult(false);
+        }
+
+        return _groupCommit ? batcher.SubmitAsync(purchase, requestAborted) : publisher.PublishAsync(purchase, requestAborted);
+    }
 }

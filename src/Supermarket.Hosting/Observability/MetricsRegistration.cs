@@ -1,3 +1,4 @@
+using System.Diagnostics.Metrics;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using OpenTelemetry;
@@ -22,6 +23,7 @@ public static class MetricsRegistration
         services.AddSingleton<PrometheusExporter>();
         services.AddSingleton(provider => Sdk.CreateMeterProviderBuilder()
             .AddMeter(MeterName, "MassTransit")
+            .AddView(OnlyThisHost(provider.GetRequiredService<IMeterFactory>()))
             .AddReader(provider.GetRequiredService<PrometheusExporter>().Reader)
             .Build());
         services.AddValidatedOptions<MetricsOptions>(configuration, MetricsOptions.Section);
@@ -29,4 +31,15 @@ public static class MetricsRegistration
 
         return services;
     }
+
+    /// <summary>
+    /// A provider listens to meters by name across the whole process, and a process may host several services (the
+    /// integration tests host the API, the writer and the aggregator together, and start and stop more). OpenTelemetry
+    /// merges same-named instruments into one stream, and drops that stream when any one of them is disposed, so one
+    /// host's shutdown silently stopped another's counters (found: the API's answer counts vanished after a test host
+    /// was disposed). Each host therefore keeps only the instruments of its own meter factory; MassTransit's meter is
+    /// static (no scope) and stays.
+    /// </summary>
+    private static Func<Instrument, MetricStreamConfiguration?> OnlyThisHost(IMeterFactory meters) =>
+        instrument => instrument.Meter.Scope is null || ReferenceEquals(instrument.Meter.Scope, meters) ? null : MetricStreamConfiguration.Drop;
 }
