@@ -1,7 +1,7 @@
 using MassTransit;
 using Microsoft.AspNetCore.Diagnostics.HealthChecks;
-using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Supermarket.Api.Insights;
 using Supermarket.Api.OpenApi;
 using Supermarket.Api.Purchases;

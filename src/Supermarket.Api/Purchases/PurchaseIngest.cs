@@ -1,6 +1,5 @@
 using Microsoft.Extensions.Options;
 using Supermarket.Contracts.Purchases;
-using Supermarket.Hosting.Messaging;
 
 namespace Supermarket.Api.Purchases;
 

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using MassTransit;
 
-namespace Supermarket.Hosting.Messaging;
+namespace Supermarket.Api.Purchases;
 
 /// <summary>
 /// Decides whether a publish is worth trying. While the broker is known to be gone, the API refuses at once with a 503
