@@ -82,7 +82,7 @@ system_up() {
   rm -f .local/logs/*.log
   env "${settings[@]}" ./run.sh up "$@" >>"$OUT" 2>&1
   local deadline=$((SECONDS + 600))
-  until grep -q "Rebuilt the sales matrix" .local/logs/Store.log; do
+  until grep -q "The sales matrix is ready" .local/logs/Store.log; do
     ((SECONDS < deadline)) || { echo "the aggregator did not finish its rebuild" >&2; exit 1; }
     sleep 1
   done

@@ -69,6 +69,8 @@ start_app() { # name
   [ "$project" = Api ] && args=(--urls "http://127.0.0.1:$(api_port "$name")")
   # Writers after the first serve their metrics on the next ports (9112, ...): appsettings.json gives the first 9111.
   [[ $name == Purchases-* ]] && args=(--Metrics:Port "$((9110 + ${name#Purchases-}))")
+  # The aggregator's checkpoint lives with the rest of the local state, beside the database it was taken from.
+  [ "$project" = Store ] && args=(--Aggregator:CheckpointDirectory "$STATE/store")
   local bin=$ROOT/src/Supermarket.$project/bin/$CONFIGURATION/net10.0
   # The content root is the output folder, where appsettings.json is copied.
   (cd "$bin" && exec setsid dotnet "Supermarket.$project.dll" "${args[@]}" >>"$LOGS/$name.log" 2>&1 </dev/null) &
@@ -95,7 +97,7 @@ require_running() { # names...
 }
 
 # The API publishes with the mandatory flag, which only proves that some queue took a purchase. So it starts only
-# once the writer's queue is bound to both purchase exchanges and the aggregator's to the writer's announcements.
+# once the writer's queue is bound to both purchase exchanges.
 wait_for_binding() { # exchange queue
   local exchange=$1 queue=$2 deadline=$((SECONDS + 120))
   until curl -fsS -u "$RABBIT_AUTH" "$RABBIT_API/exchanges/%2F/$exchange/bindings/source" 2>/dev/null \
@@ -121,7 +123,6 @@ start_workers() {
   for exchange in supermarket.purchase-recorded supermarket.purchase-batch-recorded; do
     wait_for_binding "$exchange" supermarket.purchases.writer
   done
-  wait_for_binding supermarket.purchases-stored supermarket.store.stored-purchases
 }
 
 start_apis() {

@@ -270,6 +270,9 @@ case ${1:-} in
   status) status ;;
   rabbit-up) install_missing; rabbit_up ;;
   rabbit-down) rabbit_down ;;
+  # A memory alarm, as when the broker runs out of memory: it stops reading from every publishing connection.
+  rabbit-block) rabbit_env; /usr/lib/rabbitmq/bin/rabbitmqctl -q set_vm_memory_high_watermark 0 ;;
+  rabbit-unblock) rabbit_env; /usr/lib/rabbitmq/bin/rabbitmqctl -q set_vm_memory_high_watermark 0.4 ;;
   db-up) install_missing; db_up ;;
   db-down) db_down ;;
   nginx-up) [ $# -ge 3 ] || die "usage: $0 nginx-up PORT UPSTREAM_PORT..."; install_missing nginx; shift; nginx_up "$@" ;;

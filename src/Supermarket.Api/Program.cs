@@ -5,6 +5,7 @@ using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Supermarket.Api.Insights;
 using Supermarket.Api.OpenApi;
 using Supermarket.Api.Purchases;
+using Supermarket.Contracts.Purchases;
 using Supermarket.Contracts.Sales;
 using Supermarket.Hosting.Catalog;
 using Supermarket.Hosting.Configuration;
@@ -27,12 +28,14 @@ builder.Services.AddSingleton<ConfirmedPublisher>();
 builder.Services.AddSingleton<PurchaseBatcher>();
 builder.Services.AddHostedService(services => services.GetRequiredService<PurchaseBatcher>());
 builder.Services.AddSingleton<PurchaseIngest>();
+builder.Services.AddScoped<IdempotencyKeyClaims>();
 builder.Services.AddSingleton<BrokerConnection>();
 builder.Services.AddSupermarketBus(builder.Configuration, bus =>
 {
     var queries = new Uri($"queue:{QueueNames.SalesQueries}");
     bus.AddRequestClient<TopItemsForStore>(queries);
     bus.AddRequestClient<TopStoresForItem>(queries);
+    bus.AddRequestClient<ClaimIdempotencyKey>(new Uri($"queue:{QueueNames.IdempotencyKeys}"));
 },
 // A bus that only publishes reports itself healthy with the broker gone (MassTransit issue #2716), and this bus's
 // response endpoint starts only with the first sales question. This empty, temporary endpoint makes the bus's health,

@@ -4,21 +4,26 @@ using Supermarket.Hosting.Configuration;
 using Supermarket.Hosting.Database;
 using Supermarket.Hosting.Messaging;
 using Supermarket.Hosting.Observability;
+using Supermarket.Purchases.IdempotencyKeys;
 using Supermarket.Purchases.Recording;
+using Supermarket.Purchases.Storage;
 
 namespace Supermarket.Purchases;
 
 public static class PurchaseRecordingSetup
 {
-    /// <summary>Everything the Purchases writer runs: schema migration, then the batch consumer on its own queue.
+    /// <summary>Everything the Purchases writer runs: schema migration, then the batch consumer and the idempotency-key
+    /// claims, each on its own queue.
     /// A method of its own so the integration tests host exactly what Program.cs hosts.</summary>
     public static IHostApplicationBuilder AddPurchaseRecording(this IHostApplicationBuilder builder)
     {
-        builder.Services.AddSupermarketDatabase(builder.Configuration);
+        // Hosted services start in registration order: the schema is in place before the bus starts consuming.
+        builder.Services.AddValidatedOptions<DatabaseOptions>(builder.Configuration, DatabaseOptions.Section);
+        builder.Services.AddHostedService<SchemaMigration>();
         builder.Services.AddValidatedOptions<WriterOptions>(builder.Configuration, WriterOptions.Section)
             .Validate<IOptions<DatabaseOptions>>(
-                (writer, database) => writer.BatchConcurrency <= database.Value.MaxConnections,
-                "Writer:BatchConcurrency must not exceed Database:MaxConnections: each batch in flight holds a connection.");
+                (writer, database) => 2 * writer.BatchConcurrency <= database.Value.MaxConnections,
+                "Writer:BatchConcurrency must be at most half of Database:MaxConnections: each batch in flight holds a connection, and so does each idempotency-key claim.");
         builder.Services.AddSupermarketMetrics(builder.Configuration);
         builder.Services.AddSingleton<WriterMetrics>();
         builder.Services.AddSingleton<PurchaseWriter>();
@@ -31,6 +36,7 @@ public static class PurchaseRecordingSetup
             {
                 bus.AddConsumer<PurchaseRecordedConsumer>();
                 bus.AddConsumer<PurchaseBatchRecordedConsumer>();
+                bus.AddConsumer<IdempotencyKeyClaims>();
             },
             (context, rabbit) =>
             {
@@ -51,6 +57,13 @@ public static class PurchaseRecordingSetup
                         .SetConcurrencyLimit(writer.BatchConcurrency)));
                     endpoint.ConfigureConsumer<PurchaseBatchRecordedConsumer>(context, consumer =>
                         consumer.ConcurrentMessageLimit = writer.BatchConcurrency);
+                });
+                // A queue of its own, so a till's claim never waits behind a backlog of purchases.
+                rabbit.ReceiveEndpoint(QueueNames.IdempotencyKeys, endpoint =>
+                {
+                    endpoint.ApplyBrokerSettings(broker);
+                    endpoint.ConcurrentMessageLimit = writer.BatchConcurrency;
+                    endpoint.ConfigureConsumer<IdempotencyKeyClaims>(context);
                 });
             });
         return builder;

@@ -1,5 +1,6 @@
 using System.Numerics;
 using System.Runtime.Intrinsics.X86;
+using Supermarket.Contracts.Ledger;
 using Supermarket.Contracts.Purchases;
 
 namespace Supermarket.Sales;
@@ -32,8 +33,8 @@ public sealed class SalesMatrix
     private const int TileShift = 2;
 
     private readonly int _tiles;
-    private readonly int[] _units;
-    private readonly int[] _tileMax;
+    private readonly long[] _units;
+    private readonly long[] _tileMax;
 
     public SalesMatrix(int maxItemId, int maxStores)
     {
@@ -44,8 +45,8 @@ public sealed class SalesMatrix
         MaxItemId = maxItemId;
         MaxStores = maxStores;
         _tiles = tiles;
-        _units = new int[tiles * TileWidth * maxStores];
-        _tileMax = new int[tiles * maxStores];
+        _units = new long[tiles * TileWidth * maxStores];
+        _tileMax = new long[tiles * maxStores];
     }
 
     public int MaxItemId { get; }
@@ -57,7 +58,7 @@ public sealed class SalesMatrix
     /// <summary>Adds every line of one purchase at <paramref name="storeId"/>; refuses the whole purchase if any line
     /// is out of range.</summary>
     /// <remarks>
-    /// Each counter is a random cell of a 195 MiB array, so each add is a cache miss, and a locked add waits for its
+    /// Each counter is a random cell of a 390 MiB array, so each add is a cache miss, and a locked add waits for its
     /// own miss before the next can start. Prefetching every cell the purchase touches first lets the misses overlap;
     /// the hint changes no result.
     /// </remarks>
@@ -72,7 +73,7 @@ public sealed class SalesMatrix
 
         if (Sse.IsSupported)
         {
-            fixed (int* units = _units, tileMax = _tileMax)
+            fixed (long* units = _units, tileMax = _tileMax)
             {
                 foreach (var line in lines)
                 {
@@ -89,7 +90,89 @@ public sealed class SalesMatrix
         }
     }
 
-    public int UnitsSold(int storeId, int itemId)
+    /// <summary>Adds lines of any stores, as the sales ledger records them; a line outside the matrix is left out
+    /// (the caller reports it). Returns how many lines were left out.</summary>
+    public unsafe int RecordSales(ReadOnlySpan<SaleLine> lines)
+    {
+        if (Sse.IsSupported)
+        {
+            fixed (long* units = _units, tileMax = _tileMax)
+            {
+                foreach (var line in lines)
+                {
+                    if (Holds(line))
+                    {
+                        Sse.Prefetch0(units + CellOf(line.StoreId, line.ItemId));
+                        Sse.Prefetch0(tileMax + TileMaxOf(line.StoreId, line.ItemId));
+                    }
+                }
+            }
+        }
+
+        var outside = 0;
+        foreach (var line in lines)
+        {
+            if (!Holds(line) || line.Quantity < 0)
+            {
+                outside++;
+                continue;
+            }
+
+            var total = Interlocked.Add(ref _units[CellOf(line.StoreId, line.ItemId)], line.Quantity);
+            RaiseTo(ref _tileMax[TileMaxOf(line.StoreId, line.ItemId)], total);
+        }
+
+        return outside;
+    }
+
+    /// <summary>Makes <paramref name="copy"/> hold the same counts, so it can be saved while this one goes on
+    /// counting. Call it while nothing records into this matrix (a copy taken mid-update would be torn).</summary>
+    public void CopyTo(SalesMatrix copy)
+    {
+        if (copy.MaxItemId != MaxItemId || copy.MaxStores != MaxStores)
+        {
+            throw new ArgumentException("The copy must have the same dimensions.", nameof(copy));
+        }
+
+        _units.AsSpan().CopyTo(copy._units);
+        _tileMax.AsSpan().CopyTo(copy._tileMax);
+    }
+
+    /// <summary>Writes the counters, compressed; <see cref="Load"/> reads them back into a matrix of the same size.</summary>
+    public void Save(Stream destination)
+    {
+        using var compressed = new System.IO.Compression.ZLibStream(destination, System.IO.Compression.CompressionLevel.Fastest, leaveOpen: true);
+        compressed.Write(System.Runtime.InteropServices.MemoryMarshal.AsBytes(_units.AsSpan()));
+    }
+
+    /// <summary>Replaces every counter with those <see cref="Save"/> wrote, and recomputes the tile maxima.</summary>
+    public void Load(Stream source)
+    {
+        using var compressed = new System.IO.Compression.ZLibStream(source, System.IO.Compression.CompressionMode.Decompress, leaveOpen: true);
+        compressed.ReadExactly(System.Runtime.InteropServices.MemoryMarshal.AsBytes(_units.AsSpan()));
+        Array.Clear(_tileMax);
+        for (var store = 1; store <= MaxStores; store++)
+        {
+            for (var item = 1; item <= MaxItemId; item++)
+            {
+                ref var maximum = ref _tileMax[TileMaxOf(store, item)];
+                maximum = Math.Max(maximum, _units[CellOf(store, item)]);
+            }
+        }
+    }
+
+    /// <summary>Sets every counter back to zero. Call it while nothing records.</summary>
+    public void Clear()
+    {
+        Array.Clear(_units);
+        Array.Clear(_tileMax);
+    }
+
+    public bool Holds(int storeId, int itemId) => (uint)(storeId - 1) < (uint)MaxStores && (uint)(itemId - 1) < (uint)MaxItemId;
+
+    private bool Holds(SaleLine line) => Holds(line.StoreId, line.ItemId);
+
+    public long UnitsSold(int storeId, int itemId)
     {
         CheckStore(storeId);
         CheckItem(itemId);
@@ -102,15 +185,15 @@ public sealed class SalesMatrix
     {
         CheckStore(storeId);
         CheckCount(best);
-        var maxima = new ReadOnlySpan<int>(_tileMax, (storeId - 1) * _tiles, _tiles);
+        var maxima = new ReadOnlySpan<long>(_tileMax, (storeId - 1) * _tiles, _tiles);
         var ranking = new Ranking(best);
         var tile = 0;
         if (Vector.IsHardwareAccelerated)
         {
-            var width = Vector<int>.Count;
+            var width = Vector<long>.Count;
             for (; tile <= maxima.Length - width; tile += width)
             {
-                if (Vector.GreaterThanAny(new Vector<int>(maxima.Slice(tile, width)), new Vector<int>(ranking.Threshold)))
+                if (Vector.GreaterThanAny(new Vector<long>(maxima.Slice(tile, width)), new Vector<long>(ranking.Threshold)))
                 {
                     for (var lane = tile; lane < tile + width; lane++)
                     {
@@ -143,7 +226,7 @@ public sealed class SalesMatrix
         return ranking.Count;
     }
 
-    private void OfferTile(int storeId, int tile, int tileMax, ref Ranking ranking)
+    private void OfferTile(int storeId, int tile, long tileMax, ref Ranking ranking)
     {
         if (tileMax <= ranking.Threshold)
         {
@@ -151,7 +234,7 @@ public sealed class SalesMatrix
         }
 
         var firstItem = (tile << TileShift) + 1;
-        var cells = new ReadOnlySpan<int>(_units, CellOf(storeId, firstItem), Math.Min(TileWidth, MaxItemId - firstItem + 1));
+        var cells = new ReadOnlySpan<long>(_units, CellOf(storeId, firstItem), Math.Min(TileWidth, MaxItemId - firstItem + 1));
         for (var i = 0; i < cells.Length; i++)
         {
             ranking.Offer(firstItem + i, cells[i]);
@@ -166,7 +249,7 @@ public sealed class SalesMatrix
 
     private int TileMaxOf(int storeId, int itemId) => ((storeId - 1) * _tiles) + ((itemId - 1) >> TileShift);
 
-    private static void RaiseTo(ref int maximum, int value)
+    private static void RaiseTo(ref long maximum, long value)
     {
         var current = Volatile.Read(ref maximum);
         while (value > current)
@@ -214,9 +297,9 @@ public sealed class SalesMatrix
         public int Count { get; private set; }
 
         /// <summary>A candidate must sell more than this to enter; zero until the ranking is full.</summary>
-        public readonly int Threshold => Count < _best.Length ? 0 : _best[^1].Units;
+        public readonly long Threshold => Count < _best.Length ? 0 : _best[^1].Units;
 
-        public void Offer(int id, int units)
+        public void Offer(int id, long units)
         {
             if (units <= Threshold)
             {

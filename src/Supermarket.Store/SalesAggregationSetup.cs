@@ -1,4 +1,5 @@
 using MassTransit;
+using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
 using Supermarket.Hosting.Catalog;
 using Supermarket.Hosting.Configuration;
@@ -6,7 +7,7 @@ using Supermarket.Hosting.Database;
 using Supermarket.Hosting.Messaging;
 using Supermarket.Hosting.Observability;
 using Supermarket.Sales;
-using Supermarket.Store.Recovery;
+using Supermarket.Store.Ledger;
 using Supermarket.Store.Sales;
 
 namespace Supermarket.Store;
@@ -19,41 +20,25 @@ public static class SalesAggregationSetup
     {
         builder.Services.AddValidatedOptions<CatalogOptions>(builder.Configuration, CatalogOptions.Section);
         builder.Services.AddValidatedOptions<AggregatorOptions>(builder.Configuration, AggregatorOptions.Section);
+        builder.Services.AddValidatedOptions<DatabaseOptions>(builder.Configuration, DatabaseOptions.Section);
         builder.Services.AddSingleton(services =>
         {
             var catalog = services.GetRequiredService<IOptions<CatalogOptions>>().Value;
             return new SalesMatrix(catalog.MaxItemId, catalog.MaxStoreId);
         });
+        builder.Services.TryAddSingleton(TimeProvider.System);
         builder.Services.AddSupermarketMetrics(builder.Configuration);
         builder.Services.AddSingleton<SalesMetrics>();
-        builder.Services.AddSingleton(services =>
-            new CountedPurchases(services.GetRequiredService<IOptions<AggregatorOptions>>().Value.RememberedPurchases));
-
-        // Order matters: hosted services start in registration order. The schema exists; the bus starts and binds
-        // the queue to the writer's stored-purchases exchange (its consumers wait for the rebuild); then the matrix
-        // is rebuilt (see SalesRecovery for why this order loses and doubles nothing).
-        builder.Services.AddSupermarketDatabase(builder.Configuration);
-        // A worker is started only once its queue is declared and bound; before that, purchases published would
-        // not reach it.
-        builder.Services.Configure<MassTransitHostOptions>(host => host.WaitUntilStarted = true);
+        builder.Services.AddSingleton<MatrixReadiness>();
+        builder.Services.AddSingleton<SalesLedgerReader>();
+        builder.Services.AddSingleton<SalesCheckpoint>();
+        builder.Services.AddHostedService<SalesLedgerFeed>();
         builder.Services.AddSupermarketBus(
             builder.Configuration,
-            bus =>
-            {
-                bus.AddConsumer<SalesCounter>();
-                bus.AddConsumer<SalesQueries>();
-            },
+            bus => bus.AddConsumer<SalesQueries>(),
             (context, rabbit) =>
             {
-                var options = context.GetRequiredService<IOptions<AggregatorOptions>>().Value;
                 var broker = context.GetRequiredService<IOptions<BrokerOptions>>().Value;
-                rabbit.ReceiveEndpoint(QueueNames.SalesCounter, endpoint =>
-                {
-                    endpoint.ApplyBrokerSettings(broker);
-                    endpoint.PrefetchCount = options.PrefetchCount;
-                    endpoint.ConcurrentMessageLimit = options.ConcurrentMessageLimit;
-                    endpoint.ConfigureConsumer<SalesCounter>(context);
-                });
                 rabbit.ReceiveEndpoint(QueueNames.SalesQueries, endpoint =>
                 {
                     endpoint.ApplyBrokerSettings(broker);
@@ -62,7 +47,6 @@ public static class SalesAggregationSetup
                     endpoint.ConfigureConsumer<SalesQueries>(context);
                 });
             });
-        builder.Services.AddHostedService<SalesRecovery>();
         return builder;
     }
 }

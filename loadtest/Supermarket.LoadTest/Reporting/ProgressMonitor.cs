@@ -24,7 +24,7 @@ public sealed class ProgressMonitor(RequestLog log, long total, QueueDepths queu
                 Samples.Add(sample);
                 previous = done;
                 Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                    $"[{sample.Seconds,6:F0} s] {done,10:N0}/{total:N0}  {sample.RequestsPerSecond,8:N0} req/s  failures {sample.Failures:N0}  queued: writer {depths[0]:N0}, aggregator {depths[1]:N0}"));
+                    $"[{sample.Seconds,6:F0} s] {done,10:N0}/{total:N0}  {sample.RequestsPerSecond,8:N0} req/s  failures {sample.Failures:N0}  queued for the writer {depths[0]:N0}"));
             }
         }
         catch (OperationCanceledException)

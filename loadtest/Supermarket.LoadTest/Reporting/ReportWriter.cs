@@ -19,7 +19,7 @@ public static class ReportWriter
             .AppendLine(invariant, $"- date: {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, model: {options.Model}")
             .AppendLine(invariant, $"- stores {options.Stores}, {options.PurchasesPerHour} purchases/hour, {options.Hours} hours, {options.ItemsPerPurchase} items/purchase, date {options.Date}, target {options.Url}")
             .AppendLine(invariant, $"- time zones opened at: {string.Join(", ", openings.Select(o => $"{o.Zone} {o.AtSeconds:F1} s"))}")
-            .AppendLine(invariant, $"- max queued: writer {MaxDepth(progress, 0):N0}, aggregator {MaxDepth(progress, 1):N0}")
+            .AppendLine(invariant, $"- max queued for the writer: {MaxDepth(progress, 0):N0}")
             .AppendLine()
             .AppendLine("```")
             .Append(summary.ToText())
@@ -44,8 +44,8 @@ public static class ReportWriter
         }
 
         File.WriteAllLines(Path.Combine(directory, "progress.csv"),
-            ["seconds,completed,requests_per_second,failures,writer_queue,aggregator_queue",
-             .. progress.Select(p => string.Create(invariant, $"{p.Seconds:F1},{p.Done},{p.RequestsPerSecond:F0},{p.Failures},{p.QueueDepths[0]},{p.QueueDepths[1]}"))]);
+            ["seconds,completed,requests_per_second,failures,writer_queue",
+             .. progress.Select(p => string.Create(invariant, $"{p.Seconds:F1},{p.Done},{p.RequestsPerSecond:F0},{p.Failures},{p.QueueDepths[0]}"))]);
 
         File.WriteAllText(Path.Combine(directory, "report.html"), Html(summary, markdown.ToString(), progress));
         return directory;

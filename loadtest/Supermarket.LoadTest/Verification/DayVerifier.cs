@@ -89,7 +89,7 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api, QueueDepths
             return drained.All(d => d.HasValue);
         }, all => all);
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"  lag after the last response: all in MySQL {inMySql:F1} s; queues empty: writer {Seconds(drained[0])}, aggregator {Seconds(drained[1])} (sampled each second)"));
+            $"  lag after the last response: all in MySQL {inMySql:F1} s; writer's queue empty {Seconds(drained[0])} (sampled each second)"));
 
         var checks = new List<(string Path, IReadOnlyList<(int, long)> Truth)>();
         var checkedItems = new HashSet<int>();

@@ -22,6 +22,19 @@ public static class ClientErrors
     public static IResult PurchaseUnconfirmed(HttpContext http, TimeSpan retryAfter) =>
         Unavailable(http, "The message broker is unavailable; the purchase is not confirmed. Retry later with the same Idempotency-Key.", retryAfter);
 
+    /// <summary>422, as the IETF Idempotency-Key draft says: the key already stands for a different request, and
+    /// nothing of this one is recorded.</summary>
+    public static IResult KeyReused(string header) =>
+        TypedResults.Problem(
+            detail: $"This {header} was first used for a different purchase (another customer, date or lines); nothing was recorded. Use a new key for a new purchase.",
+            statusCode: StatusCodes.Status422UnprocessableEntity,
+            title: $"The {header} is already used for another request.",
+            extensions: new Dictionary<string, object?> { ["message"] = $"{header} reused for a different purchase." });
+
+    /// <summary>503 with Retry-After when the writer could not be asked about a key: nothing was recorded.</summary>
+    public static IResult KeyUnchecked(HttpContext http, TimeSpan retryAfter) =>
+        Unavailable(http, "The Purchases service cannot check the Idempotency-Key now; nothing was recorded. Retry later with the same key.", retryAfter);
+
     public static IResult AggregatorUnavailable(HttpContext http) =>
         Unavailable(http, "The Store aggregator cannot be asked now. Retry later.", TimeSpan.FromSeconds(2));
 

@@ -23,6 +23,10 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
 
     /// <summary>True once the batch holding the purchase is confirmed; false if that did not happen within the
     /// publish timeout, or the API is overloaded (too many purchases waiting).</summary>
+    /// <remarks>A purchase is published only while its request still waits: one whose wait ends (the timeout, or
+    /// the client gone) before a batch took it is withdrawn and never published, so a 503 never hides a purchase that
+    /// is recorded later, and a client without an Idempotency-Key can retry without recording it twice. Once a batch
+    /// has taken it, the request waits for that publish's own outcome, which the publisher bounds.</remarks>
     public async Task<bool> SubmitAsync(PurchaseRecorded purchase, CancellationToken aborted)
     {
         var pending = new Pending(purchase);
@@ -35,9 +39,19 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
         {
             return await pending.Confirmed.Task.WaitAsync(_options.PublishTimeout, aborted);
         }
-        catch (TimeoutException)
+        catch (Exception exception) when (exception is TimeoutException or OperationCanceledException)
         {
-            return false;
+            if (pending.TryWithdraw())
+            {
+                if (exception is OperationCanceledException)
+                {
+                    throw;
+                }
+
+                return false;
+            }
+
+            return await pending.Confirmed.Task;
         }
     }
 
@@ -51,6 +65,13 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
             {
                 await slots.WaitAsync(stoppingToken);
                 var batch = await GatherAsync(reader, stoppingToken);
+                if (batch.Count == 0)
+                {
+                    // Everything waiting had been withdrawn.
+                    slots.Release();
+                    continue;
+                }
+
                 _ = PublishAsync(batch, slots);
             }
         }
@@ -60,6 +81,7 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
 
         while (reader.TryRead(out var unsent))
         {
+            unsent.TryTake();
             unsent.Confirmed.TrySetResult(false);
         }
     }
@@ -69,10 +91,13 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
         var batch = new List<Pending>(_options.MaxBatchSize);
         while (batch.Count < _options.MaxBatchSize && reader.TryRead(out var pending))
         {
-            batch.Add(pending);
+            if (pending.TryTake())
+            {
+                batch.Add(pending);
+            }
         }
 
-        if (batch.Count < _options.MaxBatchSize && _options.BatchLinger > TimeSpan.Zero)
+        if (batch.Count > 0 && batch.Count < _options.MaxBatchSize && _options.BatchLinger > TimeSpan.Zero)
         {
             using var linger = CancellationTokenSource.CreateLinkedTokenSource(stoppingToken);
             linger.CancelAfter(_options.BatchLinger);
@@ -82,7 +107,10 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
                 {
                     while (batch.Count < _options.MaxBatchSize && reader.TryRead(out var pending))
                     {
-                        batch.Add(pending);
+                        if (pending.TryTake())
+                        {
+                            batch.Add(pending);
+                        }
                     }
                 }
             }
@@ -120,8 +148,17 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
 
     private sealed class Pending(PurchaseRecorded purchase)
     {
+        private const int Waiting = 0, Taken = 1, Withdrawn = 2;
+        private int _state = Waiting;
+
         public PurchaseRecorded Purchase { get; } = purchase;
 
         public TaskCompletionSource<bool> Confirmed { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        /// <summary>A batch takes the purchase, unless its request has stopped waiting.</summary>
+        public bool TryTake() => Interlocked.CompareExchange(ref _state, Taken, Waiting) == Waiting;
+
+        /// <summary>The request stops waiting, unless a batch has taken the purchase already.</summary>
+        public bool TryWithdraw() => Interlocked.CompareExchange(ref _state, Withdrawn, Waiting) == Waiting;
     }
 }

@@ -14,28 +14,30 @@ public static class PurchaseEndpoints
             .WithName("RecordPurchase")
             .WithSummary("Records one purchase; 201 once the broker has confirmed it.")
             .WithDescription("Send an Idempotency-Key header (1-128 visible ASCII characters, unique per store) to make retries safe: " +
-                "the same store and key always record one purchase, however often it is sent.")
+                "the same store and key always record one purchase, however often it is sent. The same key with a different purchase " +
+                "(customer, date or lines) is refused with 422 and records nothing.")
             // Documented rather than declared with Accepts(): a declared content type makes routing answer a wrong
             // one with a bare 415, where the API promises a problem+json 400 naming the header.
             .WithMetadata(new DocumentedRequestBody(typeof(PurchaseBodyExample)))
             .Produces<PurchaseAccepted>(StatusCodes.Status201Created)
             .ProducesValidationProblem()
             .ProducesProblem(StatusCodes.Status413PayloadTooLarge)
+            .ProducesProblem(StatusCodes.Status422UnprocessableEntity)
             .ProducesProblem(StatusCodes.Status503ServiceUnavailable);
         return app;
     }
 
     private static async Task<IResult> RecordPurchase(
-        string storeID, string custID, string date, HttpContext http, PurchaseIngest ingest,
+        string storeID, string custID, string date, HttpContext http, PurchaseIngest ingest, IdempotencyKeyClaims claims,
         IOptions<CatalogOptions> catalog, IOptions<IngestOptions> options, IngestMetrics metrics)
     {
-        var result = await TryRecordAsync(storeID, custID, date, http, ingest, catalog.Value, options.Value);
+        var result = await TryRecordAsync(storeID, custID, date, http, ingest, claims, catalog.Value, options.Value);
         metrics.Answered((result as IStatusCodeHttpResult)?.StatusCode ?? StatusCodes.Status200OK);
         return result;
     }
 
     private static async Task<IResult> TryRecordAsync(
-        string storeID, string custID, string date, HttpContext http, PurchaseIngest ingest,
+        string storeID, string custID, string date, HttpContext http, PurchaseIngest ingest, IdempotencyKeyClaims claims,
         CatalogOptions catalog, IngestOptions options)
     {
         var pathError = PurchasePath.TryParse(storeID, custID, date, catalog, out var store, out var customer, out var day);
@@ -78,6 +80,17 @@ public static class PurchaseEndpoints
             }
 
             var purchase = ingest.Stamp(store, customer, day, lines, idempotencyKey);
+            if (idempotencyKey is not null)
+            {
+                switch (await claims.ClaimAsync(purchase, idempotencyKey, http.RequestAborted))
+                {
+                    case KeyClaim.OtherRequest:
+                        return ClientErrors.KeyReused(IdempotencyKey.Header);
+                    case KeyClaim.Unanswered:
+                        return ClientErrors.KeyUnchecked(http, options.RetryAfter);
+                }
+            }
+
             if (!await ingest.PublishAsync(purchase, http.RequestAborted))
             {
                 return ClientErrors.PurchaseUnconfirmed(http, options.RetryAfter);

@@ -30,11 +30,6 @@ public sealed class BrokerOptions
     [Required]
     public string PurchaseBatchesExchange { get; set; } = "supermarket.purchase-batch-recorded";
 
-    /// <summary>The fanout exchange the Purchases writer announces committed purchases on; the Store aggregator
-    /// counts from it.</summary>
-    [Required]
-    public string StoredPurchasesExchange { get; set; } = "supermarket.purchases-stored";
-
     /// <summary>Persistent messages survive a broker restart; transient ones are faster and do not.
     /// The seeds' main experiment, so both stay available.</summary>
     public bool PersistentDelivery { get; set; } = true;

@@ -11,7 +11,7 @@ public static class BusRegistration
 {
     /// <summary>
     /// MassTransit over RabbitMQ, configured the same way in every process: publisher confirms on, recorded purchases
-    /// batches of them and stored purchases on named fanout exchanges. Each process adds its own consumers and receive endpoints.
+    /// and batches of them on named fanout exchanges. Each process adds its own consumers and receive endpoints.
     /// </summary>
     public static IServiceCollection AddSupermarketBus(
         this IServiceCollection services,
@@ -36,7 +36,6 @@ public static class BusRegistration
                 });
                 rabbit.Message<PurchaseRecorded>(message => message.SetEntityName(broker.PurchasesExchange));
                 rabbit.Message<PurchaseBatchRecorded>(message => message.SetEntityName(broker.PurchaseBatchesExchange));
-                rabbit.Message<PurchasesStored>(message => message.SetEntityName(broker.StoredPurchasesExchange));
                 configureEndpoints?.Invoke(context, rabbit);
             });
         });

@@ -1,9 +1,10 @@
 namespace Supermarket.Hosting.Messaging;
 
-/// <summary>The queues the workers own. The API addresses the sales queries to <see cref="SalesQueries"/>.</summary>
+/// <summary>The queues the workers own. The API addresses its questions to <see cref="SalesQueries"/> and
+/// <see cref="IdempotencyKeys"/>.</summary>
 public static class QueueNames
 {
     public const string PurchaseWriter = "supermarket.purchases.writer";
-    public const string SalesCounter = "supermarket.store.stored-purchases";
+    public const string IdempotencyKeys = "supermarket.purchases.idempotency-keys";
     public const string SalesQueries = "supermarket.store.sales-queries";
 }

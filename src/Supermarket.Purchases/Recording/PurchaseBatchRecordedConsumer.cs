@@ -8,5 +8,5 @@ namespace Supermarket.Purchases.Recording;
 /// </summary>
 public sealed class PurchaseBatchRecordedConsumer(PurchaseWriter writer) : IConsumer<PurchaseBatchRecorded>
 {
-    public Task Consume(ConsumeContext<PurchaseBatchRecorded> context) => writer.StoreAndAnnounceAsync(context.Message.Purchases, context);
+    public Task Consume(ConsumeContext<PurchaseBatchRecorded> context) => writer.StoreAsync(context.Message.Purchases, context);
 }

@@ -11,5 +11,5 @@ namespace Supermarket.Purchases.Recording;
 public sealed class PurchaseRecordedConsumer(PurchaseWriter writer) : IConsumer<Batch<PurchaseRecorded>>
 {
     public Task Consume(ConsumeContext<Batch<PurchaseRecorded>> context) =>
-        writer.StoreAndAnnounceAsync([.. context.Message.Select(message => message.Message)], context);
+        writer.StoreAsync([.. context.Message.Select(message => message.Message)], context);
 }

@@ -7,23 +7,30 @@ using Dapper;
 using MassTransit;
 using Microsoft.Extensions.Options;
 using MySql.Data.MySqlClient;
+using Supermarket.Contracts.Ledger;
 using Supermarket.Contracts.Purchases;
 using Supermarket.Hosting.Database;
 
 namespace Supermarket.Purchases.Recording;
 
 /// <summary>
-/// Writes purchases in one transaction of two INSERT … SELECT statements that read the batch from a single JSON
-/// parameter with JSON_TABLE (MariaDB 10.6+, MySQL 8): the statement text is fixed whatever the batch size, instead
-/// of about 2,500 generated parameters for 100 purchases that the connector substitutes one by one. (Measured at 32
-/// stores it did not change the writer's CPU beyond noise; see docs/performance.md.) A purchase already stored (a
-/// redelivery) is left as it is: its id is the primary key, and its lines are keyed by (purchase, line number).
+/// Stores purchases and their sales ledger entry in one transaction, sent as one multi-statement command (one round
+/// trip instead of five). The purchases and their lines come from a single JSON parameter read with JSON_TABLE
+/// (MariaDB 10.6+, MySQL 8), so the statement text is fixed whatever the batch size.
 /// </summary>
+/// <remarks>
+/// Exactly once: a purchase already stored (a redelivery, a writer's retry, a till's keyed retry an hour later) is
+/// not stored again, and — what keeps the sales answers exact — its lines are not put in the ledger again. The plain
+/// INSERT fails on a stored id; the transaction is then rolled back, the stored ids are looked up, and the rest is
+/// stored. Duplicates are rare, so the common path stays one round trip.
+/// </remarks>
 public sealed class PurchaseWriter(IOptions<DatabaseOptions> options, WriterMetrics metrics, ILogger<PurchaseWriter> logger)
 {
-    // ON DUPLICATE KEY rather than INSERT IGNORE: only a repeated key is skipped, any other problem still fails
-    // (and IGNORE's warnings are what MySql.Data 8.0.16 cannot read from MariaDB).
-    private const string InsertSql = """
+    private const int DuplicateKey = 1062;
+    private const int MaxDuplicateRounds = 5;
+
+    private const string StoreSql = """
+        BEGIN;
         INSERT INTO purchases (id, store_id, customer_id, purchase_date, received_at)
         SELECT UNHEX(j.id), j.store_id, j.customer_id, j.purchase_date, j.received_at
         FROM JSON_TABLE(@batch, '$[*]' COLUMNS (
@@ -31,8 +38,7 @@ public sealed class PurchaseWriter(IOptions<DatabaseOptions> options, WriterMetr
             store_id INT PATH '$.store',
             customer_id INT PATH '$.customer',
             purchase_date DATE PATH '$.date',
-            received_at DATETIME(6) PATH '$.received')) AS j
-        ON DUPLICATE KEY UPDATE id = purchases.id;
+            received_at DATETIME(6) PATH '$.received')) AS j;
         INSERT INTO purchase_items (purchase_id, line_no, item_id, quantity)
         SELECT UNHEX(j.id), j.line_no, j.item_id, j.quantity
         FROM JSON_TABLE(@batch, '$[*]' COLUMNS (
@@ -40,23 +46,26 @@ public sealed class PurchaseWriter(IOptions<DatabaseOptions> options, WriterMetr
             NESTED PATH '$.items[*]' COLUMNS (
                 line_no FOR ORDINALITY,
                 item_id INT PATH '$.item',
-                quantity INT PATH '$.quantity'))) AS j
-        ON DUPLICATE KEY UPDATE purchase_id = purchase_items.purchase_id;
+                quantity INT PATH '$.quantity'))) AS j;
+        INSERT INTO sales_ledger (stored_at, purchases, sales) VALUES (UTC_TIMESTAMP(6), @purchases, @sales);
+        COMMIT;
+        """;
+
+    private const string StoredIdsSql = """
+        SELECT p.id FROM JSON_TABLE(@ids, '$[*]' COLUMNS (id CHAR(32) PATH '$')) AS j JOIN purchases p ON p.id = UNHEX(j.id)
         """;
 
     private readonly string _connectionString = options.Value.PooledConnectionString();
 
-    /// <summary>Writes the purchases of one consumed message (or MassTransit batch), then announces them to the Store
-    /// aggregator (<see cref="PurchasesStored"/>). On failure logs every id, so a batch that ends in the error queue
-    /// can be traced, and rethrows for MassTransit's retry, which writes (a no-op) and announces again.</summary>
-    public async Task StoreAndAnnounceAsync(PurchaseRecorded[] purchases, ConsumeContext context)
+    /// <summary>Stores the purchases of one consumed message (or MassTransit batch). On failure logs every id, so a
+    /// batch that ends in the error queue can be traced, and rethrows for MassTransit's retry.</summary>
+    public async Task StoreAsync(PurchaseRecorded[] purchases, ConsumeContext context)
     {
         var started = Stopwatch.GetTimestamp();
         try
         {
-            await WriteAsync(purchases, context.CancellationToken);
-            await context.Publish(new PurchasesStored(purchases), context.CancellationToken);
-            metrics.Stored(purchases.Length, Stopwatch.GetElapsedTime(started));
+            var stored = await WriteAsync(purchases, context.CancellationToken);
+            metrics.Stored(purchases.Length, stored, Stopwatch.GetElapsedTime(started));
         }
         catch (Exception exception) when (exception is not OperationCanceledException)
         {
@@ -67,19 +76,60 @@ public sealed class PurchaseWriter(IOptions<DatabaseOptions> options, WriterMetr
         }
     }
 
-    public async Task WriteAsync(IReadOnlyList<PurchaseRecorded> purchases, CancellationToken cancellationToken)
+    /// <summary>Stores the purchases not stored yet, with their ledger entry; returns how many that was.</summary>
+    public async Task<int> WriteAsync(IReadOnlyList<PurchaseRecorded> purchases, CancellationToken cancellationToken)
     {
-        if (purchases.Count == 0)
-        {
-            return;
-        }
-
+        // The same id twice in one batch (a till's keyed retry grouped with its first attempt) is one purchase.
+        var pending = purchases.DistinctBy(p => p.PurchaseId).ToList();
         await using var connection = new MySqlConnection(_connectionString);
         await connection.OpenAsync(cancellationToken);
-        await using var transaction = await connection.BeginTransactionAsync(cancellationToken);
-        await connection.ExecuteAsync(new CommandDefinition(InsertSql, new { batch = ToJson(purchases) }, transaction, cancellationToken: cancellationToken));
-        await transaction.CommitAsync(cancellationToken);
+        for (var round = 1; pending.Count > 0; round++)
+        {
+            try
+            {
+                await connection.ExecuteAsync(new CommandDefinition(StoreSql,
+                    new { batch = ToJson(pending), purchases = pending.Count, sales = LedgerEntry(pending) }, cancellationToken: cancellationToken));
+                return pending.Count;
+            }
+            catch (Exception exception)
+            {
+                // The transaction began in the command text, so nothing else ends it: a pooled connection returned
+                // with it open would commit its first statements with the next BEGIN.
+                await RollBackAsync(connection);
+                if (exception is not MySqlException { Number: DuplicateKey } || round == MaxDuplicateRounds)
+                {
+                    throw;
+                }
+            }
+
+            var stored = await StoredIdsAsync(connection, pending, cancellationToken);
+            pending.RemoveAll(purchase => stored.Contains(purchase.PurchaseId));
+        }
+
+        return 0;
     }
+
+    private static async Task RollBackAsync(MySqlConnection connection)
+    {
+        try
+        {
+            await connection.ExecuteAsync("ROLLBACK");
+        }
+        catch (Exception) when (connection.State != System.Data.ConnectionState.Open)
+        {
+            // A broken connection: the server rolls the transaction back as the connection ends.
+        }
+    }
+
+    private static async Task<HashSet<Guid>> StoredIdsAsync(MySqlConnection connection, List<PurchaseRecorded> purchases, CancellationToken cancellationToken)
+    {
+        var ids = JsonSerializer.Serialize(purchases.Select(p => Convert.ToHexString(PurchaseKeys.ToKey(p.PurchaseId))));
+        var keys = await connection.QueryAsync<byte[]>(new CommandDefinition(StoredIdsSql, new { ids }, cancellationToken: cancellationToken));
+        return [.. keys.Select(PurchaseKeys.FromKey)];
+    }
+
+    private static byte[] LedgerEntry(List<PurchaseRecorded> purchases) =>
+        SalesLedgerEntry.Encode(purchases.SelectMany(p => p.Items.Select(line => new SaleLine(p.StoreId, line.ItemId, line.Quantity))));
 
     /// <summary>The batch as JSON_TABLE reads it. Ids are the big-endian key bytes in hex (see PurchaseKeys).</summary>
     internal static string ToJson(IReadOnlyList<PurchaseRecorded> purchases)

@@ -3,13 +3,14 @@ using Supermarket.Hosting.Observability;
 
 namespace Supermarket.Purchases.Recording;
 
-/// <summary>What the writer measures: purchases per transaction, how long a write and its announcement took, and
-/// failed attempts (each retried).</summary>
+/// <summary>What the writer measures: purchases per transaction, how long a write took, purchases stored and found
+/// stored already, and failed attempts (each retried).</summary>
 public sealed class WriterMetrics
 {
     private readonly Histogram<int> _batchSize;
     private readonly Histogram<double> _writeDuration;
     private readonly Counter<long> _stored;
+    private readonly Counter<long> _alreadyStored;
     private readonly Counter<long> _failures;
 
     public WriterMetrics(IMeterFactory meters)
@@ -17,17 +18,22 @@ public sealed class WriterMetrics
         var meter = meters.Create(MetricsRegistration.MeterName);
         _batchSize = meter.CreateHistogram("supermarket.writer.batch.size", "{purchase}", "Purchases per transaction",
             advice: HistogramBuckets.Purchases);
-        _writeDuration = meter.CreateHistogram("supermarket.writer.write.duration", "ms", "One transaction and its PurchasesStored announcement",
+        _writeDuration = meter.CreateHistogram("supermarket.writer.write.duration", "ms", "One transaction: purchases, lines and their sales ledger entry",
             advice: HistogramBuckets.Milliseconds);
-        _stored = meter.CreateCounter<long>("supermarket.writer.purchases.stored", "{purchase}", "Purchases written and announced (a retried batch counts again)");
+        _stored = meter.CreateCounter<long>("supermarket.writer.purchases.stored", "{purchase}", "Purchases newly stored");
+        _alreadyStored = meter.CreateCounter<long>("supermarket.writer.purchases.already_stored", "{purchase}", "Purchases delivered again and left as they were");
         _failures = meter.CreateCounter<long>("supermarket.writer.failures", "{batch}", "Attempts to write a batch that failed");
     }
 
-    public void Stored(int purchases, TimeSpan took)
+    public void Stored(int delivered, int stored, TimeSpan took)
     {
-        _batchSize.Record(purchases);
+        _batchSize.Record(delivered);
         _writeDuration.Record(took.TotalMilliseconds);
-        _stored.Add(purchases);
+        _stored.Add(stored);
+        if (stored < delivered)
+        {
+            _alreadyStored.Add(delivered - stored);
+        }
     }
 
     public void Failed() => _failures.Add(1);

@@ -2,13 +2,12 @@ using System.Diagnostics;
 using MassTransit;
 using Supermarket.Contracts.Sales;
 using Supermarket.Sales;
-using Supermarket.Store.Recovery;
 
 namespace Supermarket.Store.Sales;
 
 /// <summary>Answers the API's questions from the live matrix. Served from a queue of its own, so a question
 /// never waits behind a backlog of purchases.</summary>
-public sealed class SalesQueries(SalesMatrix matrix, CountedPurchases counted, SalesMetrics metrics) : IConsumer<TopItemsForStore>, IConsumer<TopStoresForItem>
+public sealed class SalesQueries(SalesMatrix matrix, MatrixReadiness readiness, SalesMetrics metrics) : IConsumer<TopItemsForStore>, IConsumer<TopStoresForItem>
 {
     public Task Consume(ConsumeContext<TopItemsForStore> context) => AnswerAsync(context, "top-items-for-store", TopItems);
 
@@ -19,7 +18,7 @@ public sealed class SalesQueries(SalesMatrix matrix, CountedPurchases counted, S
         where TQuestion : class
         where TAnswer : class
     {
-        await counted.Ready.WaitAsync(context.CancellationToken);
+        await readiness.Ready.WaitAsync(context.CancellationToken);
         var started = Stopwatch.GetTimestamp();
         var answer = rank(context.Message);
         metrics.Answered(question, Stopwatch.GetElapsedTime(started));

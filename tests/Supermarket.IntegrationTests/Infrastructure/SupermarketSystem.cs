@@ -26,6 +26,9 @@ public sealed class SupermarketSystem : IAsyncLifetime
 
     public HttpClient Api { get; private set; } = null!;
 
+    /// <summary>The running aggregator's services, to see how its start went.</summary>
+    public IServiceProvider StoreServices => _store?.Services ?? throw new InvalidOperationException("The aggregator is stopped.");
+
     public IBus Bus => _api!.Services.GetRequiredService<IBus>();
 
     public async Task InitializeAsync()
@@ -73,10 +76,13 @@ public sealed class SupermarketSystem : IAsyncLifetime
         }
     }
 
-    public static async Task<IHost> StartWorkerAsync(Action<IHostApplicationBuilder> add, bool persistent = true)
+    public static Task<IHost> StartWorkerAsync(Action<IHostApplicationBuilder> add, bool persistent = true) =>
+        StartWorkerAsync(add, TestSettings.For(persistent));
+
+    public static async Task<IHost> StartWorkerAsync(Action<IHostApplicationBuilder> add, Dictionary<string, string?> settings)
     {
         var builder = Host.CreateApplicationBuilder();
-        builder.Configuration.AddInMemoryCollection(TestSettings.For(persistent));
+        builder.Configuration.AddInMemoryCollection(settings);
         builder.Services.Configure<MassTransitHostOptions>(host => host.WaitUntilStarted = true);
         add(builder);
         var host = builder.Build();

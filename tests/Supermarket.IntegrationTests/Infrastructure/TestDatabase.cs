@@ -30,6 +30,23 @@ public static class TestDatabase
         return new StoredPurchase(found.StoreId, found.CustomerId, DateOnly.FromDateTime(found.Date), [.. lines]);
     }
 
+    /// <summary>Units sold per item at a store, best first (ties by the lower id): what the insight endpoints must
+    /// answer, from MySQL's own rows.</summary>
+    public static async Task<(int ItemId, long Units)[]> TopItemsAsync(int store, int count = 10)
+    {
+        await using var connection = new MySqlConnection(TestSettings.ConnectionString());
+        var rows = await connection.QueryAsync<(int, decimal)>(
+            "SELECT i.item_id, SUM(i.quantity) AS units FROM purchase_items i JOIN purchases p ON p.id = i.purchase_id " +
+            "WHERE p.store_id = @store GROUP BY i.item_id ORDER BY units DESC, i.item_id LIMIT @count", new { store, count });
+        return [.. rows.Select(r => (r.Item1, (long)r.Item2))];
+    }
+
+    public static async Task<long> CountAsync(string sql, object? parameters = null)
+    {
+        await using var connection = new MySqlConnection(TestSettings.ConnectionString());
+        return await connection.ExecuteScalarAsync<long>(sql, parameters);
+    }
+
     public static async Task<long> CountLinesAsync(Guid purchaseId)
     {
         await using var connection = new MySqlConnection(TestSettings.ConnectionString());

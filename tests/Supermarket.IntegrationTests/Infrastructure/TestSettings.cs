@@ -13,6 +13,8 @@ public static class TestSettings
     public const string User = "supermarket";
     public const string Password = "supermarket-local";
 
+    public static readonly string CheckpointDirectory = Path.Combine(Path.GetTempPath(), $"supermarket-tests-{Environment.ProcessId}");
+
     public static string ConnectionString(string database = DatabaseName) =>
         $"Server=127.0.0.1;Port={DatabasePort};Database={database};User ID={User};Password={Password};SslMode=None";
 
@@ -31,6 +33,9 @@ public static class TestSettings
         ["Writer:BatchTimeLimit"] = "00:00:00.020",
         ["Writer:BatchConcurrency"] = "2",
         ["Logging:LogLevel:Default"] = "Warning",
+        // A folder of this test run's own: a checkpoint from another run names another database and would be
+        // ignored anyway, but would cost a rebuild.
+        ["Aggregator:CheckpointDirectory"] = CheckpointDirectory,
         // Several workers run at once in the tests, beside ./run.sh's: no fixed metrics ports.
         ["Metrics:Port"] = "0",
     };

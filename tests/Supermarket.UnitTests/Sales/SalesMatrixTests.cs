@@ -1,3 +1,4 @@
+using Supermarket.Contracts.Ledger;
 using Supermarket.Contracts.Purchases;
 using Supermarket.Sales;
 
@@ -149,5 +150,48 @@ public sealed class SalesMatrixTests
         }
 
         return units;
+    }
+
+    [Fact]
+    public void Counters_go_past_the_32_bit_range_and_rank_by_the_true_total()
+    {
+        var matrix = new SalesMatrix(maxItemId: 20, maxStores: 3);
+        for (var i = 0; i < 2_200; i++)
+        {
+            matrix.Record(2, 7, 1_000_000);
+        }
+
+        matrix.Record(2, 8, 5);
+        Span<RankedSales> best = stackalloc RankedSales[2];
+        Assert.Equal(2, matrix.TopItemsAtStore(2, best));
+        Assert.Equal(new RankedSales(7, 2_200_000_000), best[0]);
+        Assert.Equal(1, matrix.TopStoresForItem(7, best));
+        Assert.Equal(2_200_000_000, best[0].Units);
+    }
+
+    [Fact]
+    public void Lines_outside_the_matrix_are_left_out_and_counted_not_thrown()
+    {
+        var matrix = new SalesMatrix(maxItemId: 20, maxStores: 3);
+        var outside = matrix.RecordSales([new(1, 5, 2), new(4, 5, 1), new(1, 21, 1), new(3, 20, 9)]);
+        Assert.Equal(2, outside);
+        Assert.Equal(2, matrix.UnitsSold(1, 5));
+        Assert.Equal(9, matrix.UnitsSold(3, 20));
+    }
+
+    [Fact]
+    public void A_saved_matrix_loads_back_with_its_rankings()
+    {
+        var matrix = new SalesMatrix(maxItemId: 50, maxStores: 4);
+        matrix.RecordSales([new(1, 5, 2), new(1, 49, 30), new(4, 50, 3_000_000_000)]);
+        using var file = new MemoryStream();
+        matrix.Save(file);
+        file.Position = 0;
+        var loaded = new SalesMatrix(maxItemId: 50, maxStores: 4);
+        loaded.Load(file);
+        Span<RankedSales> best = stackalloc RankedSales[3];
+        Assert.Equal(2, loaded.TopItemsAtStore(1, best));
+        Assert.Equal([new RankedSales(49, 30), new RankedSales(5, 2)], best[..2].ToArray());
+        Assert.Equal(3_000_000_000, loaded.UnitsSold(4, 50));
     }
 }

@@ -1,0 +1,60 @@
+using System.Buffers.Binary;
+using System.Security.Cryptography;
+using MassTransit;
+using Microsoft.Extensions.Options;
+using Supermarket.Contracts.Purchases;
+
+namespace Supermarket.Api.Purchases;
+
+/// <summary>
+/// Asks the Purchases writer, which remembers every store's keys, whether an Idempotency-Key may stand for this
+/// purchase. As payment APIs do it: the same key with the same request is a retry (it gets the first answer, the same
+/// purchase id); the same key with a different request is refused, so two purchases never merge under one id.
+/// </summary>
+public sealed class IdempotencyKeyClaims(IRequestClient<ClaimIdempotencyKey> client, IOptions<IngestOptions> options)
+{
+    private readonly TimeSpan _timeout = options.Value.PublishTimeout;
+
+    public async Task<KeyClaim> ClaimAsync(PurchaseRecorded purchase, string key, CancellationToken aborted)
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(aborted);
+        timeout.CancelAfter(_timeout);
+        try
+        {
+            var answer = await client.GetResponse<IdempotencyKeyClaimed>(
+                new ClaimIdempotencyKey(purchase.StoreId, key, RequestHash(purchase)), timeout.Token, RequestTimeout.After(ms: (int)_timeout.TotalMilliseconds));
+            return answer.Message.SameRequest ? KeyClaim.SameRequest : KeyClaim.OtherRequest;
+        }
+        catch (Exception exception) when (exception is RequestTimeoutException or OperationCanceledException or RequestException
+            && !aborted.IsCancellationRequested)
+        {
+            return KeyClaim.Unanswered;
+        }
+    }
+
+    /// <summary>SHA-256 of what the request asks for: store, customer, date and every line in order (not the body's
+    /// bytes, so whitespace or key order does not make a retry a different request).</summary>
+    public static byte[] RequestHash(PurchaseRecorded purchase)
+    {
+        var fields = new byte[4 * (3 + (2 * purchase.Items.Length))];
+        var span = fields.AsSpan();
+        BinaryPrimitives.WriteInt32BigEndian(span, purchase.StoreId);
+        BinaryPrimitives.WriteInt32BigEndian(span[4..], purchase.CustomerId);
+        BinaryPrimitives.WriteInt32BigEndian(span[8..], purchase.Date.DayNumber);
+        for (var i = 0; i < purchase.Items.Length; i++)
+        {
+            BinaryPrimitives.WriteInt32BigEndian(span[(12 + (8 * i))..], purchase.Items[i].ItemId);
+            BinaryPrimitives.WriteInt32BigEndian(span[(16 + (8 * i))..], purchase.Items[i].Quantity);
+        }
+
+        return SHA256.HashData(fields);
+    }
+}
+
+public enum KeyClaim
+{
+    SameRequest,
+    OtherRequest,
+    /// <summary>The writer did not answer in time (down, or the broker is).</summary>
+    Unanswered,
+}

@@ -1,0 +1,81 @@
+using Dapper;
+using Microsoft.Extensions.Options;
+using MySql.Data.MySqlClient;
+using Supermarket.Contracts.Ledger;
+using Supermarket.Hosting.Database;
+
+namespace Supermarket.Purchases.Storage;
+
+/// <summary>
+/// Applies Schema.sql before the writer consumes anything. Only the writer does this: it owns the tables. Writers
+/// that start together take turns through a named lock.
+/// </summary>
+public sealed class SchemaMigration(IOptions<DatabaseOptions> options, ILogger<SchemaMigration> logger) : IHostedService
+{
+    private const int LinesPerBackfillEntry = 50_000;
+
+    public async Task StartAsync(CancellationToken cancellationToken)
+    {
+        var connectionString = new MySqlConnectionStringBuilder(options.Value.PooledConnectionString()) { DefaultCommandTimeout = 3600 };
+        await using var connection = new MySqlConnection(connectionString.ConnectionString);
+        await connection.OpenAsync(cancellationToken);
+        await connection.ExecuteScalarAsync<int>("SELECT GET_LOCK('supermarket_schema', 600)");
+        try
+        {
+            await connection.ExecuteAsync(new CommandDefinition(ReadSchema(), cancellationToken: cancellationToken));
+            await BackfillLedgerAsync(connection, cancellationToken);
+        }
+        finally
+        {
+            await connection.ExecuteScalarAsync<int>("SELECT RELEASE_LOCK('supermarket_schema')");
+        }
+    }
+
+    public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+
+    /// <summary>A database from before the ledger holds purchases no entry covers: their sums become the first
+    /// entries, in one transaction with nothing else writing (the writer has not started consuming yet).</summary>
+    private async Task BackfillLedgerAsync(MySqlConnection connection, CancellationToken cancellationToken)
+    {
+        var ledgerEmpty = await connection.ExecuteScalarAsync<long>("SELECT COUNT(*) FROM (SELECT seq FROM sales_ledger LIMIT 1) AS l") == 0;
+        var purchases = ledgerEmpty ? await connection.ExecuteScalarAsync<long>("SELECT COUNT(*) FROM purchases") : 0;
+        if (purchases == 0)
+        {
+            return;
+        }
+
+        await using var transaction = await connection.BeginTransactionAsync(cancellationToken);
+        var lines = new List<SaleLine>(LinesPerBackfillEntry);
+        var entries = new List<byte[]>();
+        await foreach (var (store, item, units) in connection.QueryUnbufferedAsync<(int, int, decimal)>(
+            "SELECT p.store_id, i.item_id, SUM(i.quantity) FROM purchase_items i JOIN purchases p ON p.id = i.purchase_id GROUP BY p.store_id, i.item_id",
+            transaction: transaction).WithCancellation(cancellationToken))
+        {
+            lines.Add(new SaleLine(store, item, (long)units));
+            if (lines.Count == LinesPerBackfillEntry)
+            {
+                entries.Add(SalesLedgerEntry.Encode(lines));
+                lines.Clear();
+            }
+        }
+
+        entries.Add(SalesLedgerEntry.Encode(lines));
+        foreach (var sales in entries)
+        {
+            await connection.ExecuteAsync("INSERT INTO sales_ledger (stored_at, purchases, sales) VALUES (UTC_TIMESTAMP(6), 0, @sales)",
+                new { sales }, transaction);
+        }
+
+        await connection.ExecuteAsync("UPDATE sales_ledger SET purchases = @purchases ORDER BY seq LIMIT 1", new { purchases }, transaction);
+        await transaction.CommitAsync(cancellationToken);
+        logger.LogInformation("The sales ledger now covers the {Purchases} purchases stored before it existed ({Entries} entries)", purchases, entries.Count);
+    }
+
+    private static string ReadSchema()
+    {
+        using var stream = typeof(SchemaMigration).Assembly.GetManifestResourceStream("Supermarket.Purchases.Storage.Schema.sql")
+            ?? throw new InvalidOperationException("Schema.sql is not embedded in Supermarket.Purchases.");
+        using var reader = new StreamReader(stream);
+        return reader.ReadToEnd();
+    }
+}
