@@ -92,15 +92,19 @@ system_up() {
 dotnet build Supermarket.sln -c Release -v q -nologo >/dev/null
 
 echo "== ceiling: the course's route answering 201 and nothing else" | tee -a "$OUT"
-(cd loadtest/Supermarket.Ceiling/bin/Release/net10.0 && exec setsid dotnet Supermarket.Ceiling.dll </dev/null >/dev/null 2>&1) &
+(cd loadtest/Supermarket.Ceiling/bin/Release/net10.0 && exec dotnet Supermarket.Ceiling.dll </dev/null >/dev/null 2>&1) &
 ceiling=$!
 sleep 2
 load "ceiling, $CEILING_STORES stores" --stores "$CEILING_STORES" --url http://127.0.0.1:8099 --no-verify
 kill "$ceiling"
+wait "$ceiling" 2>/dev/null || true
 
 if [ -n "${FRESH:-}" ]; then
   scripts/services.sh up >>"$OUT" 2>&1
-  mariadb --defaults-file=.local/mariadb/my.cnf -uroot supermarket -e "TRUNCATE purchases; TRUNCATE purchase_items" 2>/dev/null || true
+  # A new database: the writer creates the schema and a new ledger identity, so the aggregator drops its checkpoint.
+  mariadb --defaults-file=.local/mariadb/my.cnf -uroot -e "DROP DATABASE IF EXISTS supermarket; CREATE DATABASE supermarket"
+  # Purchases an earlier, interrupted run left for the writer would land in the new database.
+  scripts/services.sh rabbit-delete-queue supermarket.purchases.writer >>"$OUT" 2>&1 || true
 fi
 
 system_up Ingest__GroupCommit=true Broker__PersistentDelivery=true

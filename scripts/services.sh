@@ -273,9 +273,12 @@ case ${1:-} in
   # A memory alarm, as when the broker runs out of memory: it stops reading from every publishing connection.
   rabbit-block) rabbit_env; /usr/lib/rabbitmq/bin/rabbitmqctl -q set_vm_memory_high_watermark 0 ;;
   rabbit-unblock) rabbit_env; /usr/lib/rabbitmq/bin/rabbitmqctl -q set_vm_memory_high_watermark 0.4 ;;
+  # Drops a queue with what it holds (a fresh measurement, or a queue whose arguments changed); its owner declares it
+  # again when it starts.
+  rabbit-delete-queue) [ $# -ge 2 ] || die "usage: $0 rabbit-delete-queue QUEUE"; rabbit_env; /usr/lib/rabbitmq/bin/rabbitmqctl -q delete_queue "$2" ;;
   db-up) install_missing; db_up ;;
   db-down) db_down ;;
   nginx-up) [ $# -ge 3 ] || die "usage: $0 nginx-up PORT UPSTREAM_PORT..."; install_missing nginx; shift; nginx_up "$@" ;;
   nginx-down) nginx_down ;;
-  *) echo "usage: $0 up|down|status|rabbit-up|rabbit-down|db-up|db-down|nginx-up|nginx-down" >&2; exit 2 ;;
+  *) echo "usage: $0 up|down|status|rabbit-up|rabbit-down|rabbit-block|rabbit-unblock|rabbit-delete-queue|db-up|db-down|nginx-up|nginx-down" >&2; exit 2 ;;
 esac

@@ -26,12 +26,13 @@ catch (Exception exception) when (exception is ArgumentException or FormatExcept
 
 using var http = PurchaseSender.CreateClient(options);
 using var queues = new QueueDepths(options.BrokerManagement, options.BrokerVirtualHost);
-var verifier = new DayVerifier(options, http, queues);
+var verifier = new DayVerifier(options, http);
 // The first, a middle and the last store: one from each time zone (or every store).
 int[] sampled = options.CheckEveryStore
     ? [.. Enumerable.Range(1, options.Stores)]
     : [.. new[] { 1, (options.Stores / 2) + 1, options.Stores }.Where(s => s <= options.Stores).Distinct()];
 var storedBefore = options.Verify ? await verifier.CountStoredAsync() : 0;
+var ledgerBefore = options.Verify ? await verifier.LedgerSeqAsync() : 0;
 IReadOnlySet<Guid> idsBefore = options.Verify && options.Retries ? await verifier.StoredIdsAsync() : new HashSet<Guid>();
 var untouched = options.Verify ? await verifier.UntouchedStoresAsync(sampled) : [];
 
@@ -57,7 +58,7 @@ var summary = RunSummary.From(options.Stores, records, wallSeconds);
 Console.WriteLine();
 Console.Write(summary.ToText());
 
-var verified = !options.Verify || await verifier.VerifyAsync(storedBefore, summary.Successful, tally, untouched,
+var verified = !options.Verify || await verifier.VerifyAsync(storedBefore, ledgerBefore, summary.Successful, tally, untouched,
     options.Retries ? (idsBefore, outcomes) : null);
 var reports = ReportWriter.Write(options.ReportsDirectory ?? DefaultReportsDirectory(options), options, summary, records, monitor.Samples, day.Openings);
 Console.WriteLine();

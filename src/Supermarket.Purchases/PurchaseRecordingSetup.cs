@@ -45,6 +45,8 @@ public static class PurchaseRecordingSetup
                 rabbit.ReceiveEndpoint(QueueNames.PurchaseWriter, endpoint =>
                 {
                     endpoint.ApplyBrokerSettings(broker);
+                    endpoint.SetQueueArgument("x-max-length-bytes", writer.BacklogLimitMegabytes * 1024L * 1024L);
+                    endpoint.SetQueueArgument("x-overflow", "reject-publish");
                     // Enough in flight to fill every concurrent batch, and the next ones while those commit.
                     endpoint.PrefetchCount = writer.BatchSize * writer.BatchConcurrency * 2;
                     endpoint.UseMessageRetry(retry => retry.Exponential(

@@ -56,9 +56,9 @@ public sealed class PurchaseSender(HttpClient http, RequestLog log, SalesTally t
     {
         using var request = new HttpRequestMessage(HttpMethod.Post, purchase.Path) { Content = new ByteArrayContent(purchase.Body) };
         request.Content.Headers.ContentType = Json;
-        if (options.Retries)
+        if (purchase.IdempotencyKey is { } key)
         {
-            request.Headers.Add("Idempotency-Key", purchase.IdempotencyKey);
+            request.Headers.Add("Idempotency-Key", key);
         }
 
         var start = Stopwatch.GetTimestamp();

@@ -1,3 +1,4 @@
+using System.Globalization;
 using MassTransit;
 using Microsoft.Extensions.Options;
 using Supermarket.Api.Problems;
@@ -9,6 +10,10 @@ namespace Supermarket.Api.Insights;
 
 public static class SalesInsightEndpoints
 {
+    /// <summary>How far through the sales ledger the answer has counted (<see cref="ISalesAnswer"/>): a client that
+    /// knows where its purchases were stored sees when they are counted, without changing the course's JSON.</summary>
+    public const string CountedThroughHeader = "Sales-Counted-Through";
+
     public static IEndpointRouteBuilder MapSalesInsights(this IEndpointRouteBuilder app)
     {
         var items = app.MapGroup("/items").WithTags("Sales insights");
@@ -64,13 +69,14 @@ public static class SalesInsightEndpoints
     private static async Task<IResult> AskAsync<TRequest, TAnswer, TResponse>(HttpContext http, InsightOptions options,
         IRequestClient<TRequest> client, TRequest request, Func<TAnswer, TResponse> shape)
         where TRequest : class
-        where TAnswer : class
+        where TAnswer : class, ISalesAnswer
     {
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(http.RequestAborted);
         timeout.CancelAfter(options.QueryTimeout);
         try
         {
             var response = await client.GetResponse<TAnswer>(request, timeout.Token, RequestTimeout.After(ms: (int)options.QueryTimeout.TotalMilliseconds));
+            http.Response.Headers[CountedThroughHeader] = response.Message.CountedThrough.ToString(CultureInfo.InvariantCulture);
             return TypedResults.Ok(shape(response.Message));
         }
         catch (Exception exception) when (exception is RequestTimeoutException or OperationCanceledException

@@ -4,6 +4,6 @@ namespace Supermarket.Contracts.Sales;
 public sealed record TopItemsForStore(int StoreId, int Count);
 
 /// <summary>The answer to <see cref="TopItemsForStore"/>, best first.</summary>
-public sealed record TopItemsAtStore(int StoreId, ItemSales[] Items);
+public sealed record TopItemsAtStore(int StoreId, ItemSales[] Items, long CountedThrough) : ISalesAnswer;
 
 public readonly record struct ItemSales(int ItemId, long Units);

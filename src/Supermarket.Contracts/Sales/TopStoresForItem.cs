@@ -4,6 +4,6 @@ namespace Supermarket.Contracts.Sales;
 public sealed record TopStoresForItem(int ItemId, int Count);
 
 /// <summary>The answer to <see cref="TopStoresForItem"/>, best first.</summary>
-public sealed record TopStoresOfItem(int ItemId, StoreSales[] Stores);
+public sealed record TopStoresOfItem(int ItemId, StoreSales[] Stores, long CountedThrough) : ISalesAnswer;
 
 public readonly record struct StoreSales(int StoreId, long Units);

@@ -34,6 +34,13 @@ public static class BusRegistration
                     host.Password(broker.Password);
                     host.PublisherConfirmation = true;
                 });
+                // MassTransit writes its envelope indented by default: a 100-purchase batch doubles in size, and every
+                // byte is parsed, persisted and sent again by the broker (docs/performance.md, "Levers").
+                rabbit.ConfigureJsonSerializerOptions(json =>
+                {
+                    json.WriteIndented = false;
+                    return json;
+                });
                 rabbit.Message<PurchaseRecorded>(message => message.SetEntityName(broker.PurchasesExchange));
                 rabbit.Message<PurchaseBatchRecorded>(message => message.SetEntityName(broker.PurchaseBatchesExchange));
                 configureEndpoints?.Invoke(context, rabbit);

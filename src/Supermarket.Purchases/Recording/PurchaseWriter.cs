@@ -15,8 +15,9 @@ namespace Supermarket.Purchases.Recording;
 
 /// <summary>
 /// Stores purchases and their sales ledger entry in one transaction, sent as one multi-statement command (one round
-/// trip instead of five). The purchases and their lines come from a single JSON parameter read with JSON_TABLE
-/// (MariaDB 10.6+, MySQL 8), so the statement text is fixed whatever the batch size.
+/// trip instead of five). The purchases come from a single JSON parameter read with JSON_TABLE (MariaDB 10.6+,
+/// MySQL 8), so the statement text is fixed whatever the batch size; each purchase's lines are one column of its row
+/// (migration 0002).
 /// </summary>
 /// <remarks>
 /// Exactly once: a purchase already stored (a redelivery, a writer's retry, a till's keyed retry an hour later) is
@@ -31,22 +32,15 @@ public sealed class PurchaseWriter(IOptions<DatabaseOptions> options, WriterMetr
 
     private const string StoreSql = """
         BEGIN;
-        INSERT INTO purchases (id, store_id, customer_id, purchase_date, received_at)
-        SELECT UNHEX(j.id), j.store_id, j.customer_id, j.purchase_date, j.received_at
+        INSERT INTO purchases (id, store_id, customer_id, purchase_date, received_at, items)
+        SELECT UNHEX(j.id), j.store_id, j.customer_id, j.purchase_date, j.received_at, j.items
         FROM JSON_TABLE(@batch, '$[*]' COLUMNS (
             id CHAR(32) PATH '$.id',
             store_id INT PATH '$.store',
             customer_id INT PATH '$.customer',
             purchase_date DATE PATH '$.date',
-            received_at DATETIME(6) PATH '$.received')) AS j;
-        INSERT INTO purchase_items (purchase_id, line_no, item_id, quantity)
-        SELECT UNHEX(j.id), j.line_no, j.item_id, j.quantity
-        FROM JSON_TABLE(@batch, '$[*]' COLUMNS (
-            id CHAR(32) PATH '$.id',
-            NESTED PATH '$.items[*]' COLUMNS (
-                line_no FOR ORDINALITY,
-                item_id INT PATH '$.item',
-                quantity INT PATH '$.quantity'))) AS j;
+            received_at DATETIME(6) PATH '$.received',
+            items TEXT PATH '$.items')) AS j;
         INSERT INTO sales_ledger (stored_at, purchases, sales) VALUES (UTC_TIMESTAMP(6), @purchases, @sales);
         COMMIT;
         """;
@@ -131,6 +125,18 @@ public sealed class PurchaseWriter(IOptions<DatabaseOptions> options, WriterMetr
     private static byte[] LedgerEntry(List<PurchaseRecorded> purchases) =>
         SalesLedgerEntry.Encode(purchases.SelectMany(p => p.Items.Select(line => new SaleLine(p.StoreId, line.ItemId, line.Quantity))));
 
+    /// <summary>A purchase's lines as stored: a JSON array of [item, quantity] pairs, in the order the till sent them.</summary>
+    internal static string Items(IReadOnlyList<PurchaseLine> items)
+    {
+        var text = new StringBuilder(2 + (items.Count * 12)).Append('[');
+        for (var i = 0; i < items.Count; i++)
+        {
+            text.Append(CultureInfo.InvariantCulture, $"{(i == 0 ? "" : ",")}[{items[i].ItemId},{items[i].Quantity}]");
+        }
+
+        return text.Append(']').ToString();
+    }
+
     /// <summary>The batch as JSON_TABLE reads it. Ids are the big-endian key bytes in hex (see PurchaseKeys).</summary>
     internal static string ToJson(IReadOnlyList<PurchaseRecorded> purchases)
     {
@@ -146,16 +152,7 @@ public sealed class PurchaseWriter(IOptions<DatabaseOptions> options, WriterMetr
                 json.WriteNumber("customer", purchase.CustomerId);
                 json.WriteString("date", purchase.Date.ToString("yyyy-MM-dd", CultureInfo.InvariantCulture));
                 json.WriteString("received", purchase.ReceivedAt.UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss.ffffff", CultureInfo.InvariantCulture));
-                json.WriteStartArray("items");
-                foreach (var line in purchase.Items)
-                {
-                    json.WriteStartObject();
-                    json.WriteNumber("item", line.ItemId);
-                    json.WriteNumber("quantity", line.Quantity);
-                    json.WriteEndObject();
-                }
-
-                json.WriteEndArray();
+                json.WriteString("items", Items(purchase.Items));
                 json.WriteEndObject();
             }
 

@@ -19,6 +19,13 @@ public sealed class WriterOptions
     [Range(1, 64)]
     public int BatchConcurrency { get; set; } = 4;
 
+    /// <summary>The most that may wait in the writer's queue for storage, in megabytes of broker messages (about
+    /// 4,000 purchases a megabyte). When it is full RabbitMQ refuses new publishes and the API answers 503 with
+    /// Retry-After: load is shed at the door instead of the lag growing without bound. Set on the queue when the
+    /// writer declares it; RabbitMQ refuses to change it on an existing queue (README, "Limits, set on purpose").</summary>
+    [Range(1, 100_000)]
+    public int BacklogLimitMegabytes { get; set; } = 64;
+
     /// <summary>Retries of a batch that failed to write before it goes to the error queue. With the default interval
     /// cap that is about four minutes, long enough to ride out a database restart.</summary>
     [Range(0, 1000)]

@@ -19,6 +19,9 @@ public sealed class AppliedEntries
 
     public IReadOnlyList<Gap> Gaps => _gaps;
 
+    /// <summary>The highest seq with every seq up to it applied (or given up).</summary>
+    public long CountedThrough => _gaps.Count == 0 ? Max : _gaps.Min(gap => gap.From) - 1;
+
     /// <summary>True if the entry is new (and is now applied); false if it was applied already.</summary>
     public bool TryAdd(long seq, DateTimeOffset now)
     {

@@ -45,6 +45,7 @@ public sealed class SalesLedgerFeed(
             {
                 var read = await ledger.ReadAfterAsync(_applied, stoppingToken);
                 entries += Apply(read);
+                readiness.CountedUpTo(_applied.CountedThrough);
                 caughtUp = read.Count < _options.LedgerPageSize;
             }
             catch (Exception exception) when (!stoppingToken.IsCancellationRequested)
@@ -165,6 +166,7 @@ public sealed class SalesLedgerFeed(
     private void GiveUpOldGaps()
     {
         var given = _applied.GiveUpGapsSeenBefore(clock.GetUtcNow() - _options.LedgerGapTimeout);
+        readiness.CountedUpTo(_applied.CountedThrough);
         if (given > 0)
         {
             logger.LogInformation("Gave up {Count} ledger seqs unseen for {Timeout}: transactions that rolled back", given, _options.LedgerGapTimeout);

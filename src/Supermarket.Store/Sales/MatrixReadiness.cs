@@ -6,6 +6,7 @@ namespace Supermarket.Store.Sales;
 public sealed class MatrixReadiness
 {
     private readonly TaskCompletionSource _ready = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private long _countedThrough;
 
     public Task Ready => _ready.Task;
 
@@ -14,6 +15,12 @@ public sealed class MatrixReadiness
 
     /// <summary>Ledger entries read at start, after the checkpoint if there was one.</summary>
     public long EntriesReadAtStart { get; private set; }
+
+    /// <summary>Every sales ledger entry up to this seq is in the matrix. Set by the one thread that records, after
+    /// it recorded; read by the questions.</summary>
+    public long CountedThrough => Volatile.Read(ref _countedThrough);
+
+    public void CountedUpTo(long seq) => Volatile.Write(ref _countedThrough, seq);
 
     public void Complete(bool fromCheckpoint, long entriesRead)
     {

@@ -14,18 +14,20 @@ public sealed class SalesQueries(SalesMatrix matrix, MatrixReadiness readiness, 
     public Task Consume(ConsumeContext<TopStoresForItem> context) => AnswerAsync(context, "top-stores-for-item", TopStores);
 
     // Not answered from a half-rebuilt matrix: the asker times out instead (504), as if the aggregator were down.
-    private async Task AnswerAsync<TQuestion, TAnswer>(ConsumeContext<TQuestion> context, string question, Func<TQuestion, TAnswer> rank)
+    private async Task AnswerAsync<TQuestion, TAnswer>(ConsumeContext<TQuestion> context, string question, Func<TQuestion, long, TAnswer> rank)
         where TQuestion : class
         where TAnswer : class
     {
         await readiness.Ready.WaitAsync(context.CancellationToken);
         var started = Stopwatch.GetTimestamp();
-        var answer = rank(context.Message);
+        // Read before ranking: every entry up to it is in the matrix by now, so the answer holds at least those.
+        var countedThrough = readiness.CountedThrough;
+        var answer = rank(context.Message, countedThrough);
         metrics.Answered(question, Stopwatch.GetElapsedTime(started));
         await context.RespondAsync(answer);
     }
 
-    private TopItemsAtStore TopItems(TopItemsForStore request)
+    private TopItemsAtStore TopItems(TopItemsForStore request, long countedThrough)
     {
         Span<RankedSales> best = stackalloc RankedSales[Math.Clamp(request.Count, 1, SalesMatrix.MaxRankedCount)];
         var count = InRange(request.StoreId, matrix.MaxStores) ? matrix.TopItemsAtStore(request.StoreId, best) : 0;
@@ -35,10 +37,10 @@ public sealed class SalesQueries(SalesMatrix matrix, MatrixReadiness readiness, 
             items[i] = new ItemSales(best[i].Id, best[i].Units);
         }
 
-        return new TopItemsAtStore(request.StoreId, items);
+        return new TopItemsAtStore(request.StoreId, items, countedThrough);
     }
 
-    private TopStoresOfItem TopStores(TopStoresForItem request)
+    private TopStoresOfItem TopStores(TopStoresForItem request, long countedThrough)
     {
         Span<RankedSales> best = stackalloc RankedSales[Math.Clamp(request.Count, 1, SalesMatrix.MaxRankedCount)];
         var count = InRange(request.ItemId, matrix.MaxItemId) ? matrix.TopStoresForItem(request.ItemId, best) : 0;
@@ -48,7 +50,7 @@ public sealed class SalesQueries(SalesMatrix matrix, MatrixReadiness readiness, 
             stores[i] = new StoreSales(best[i].Id, best[i].Units);
         }
 
-        return new TopStoresOfItem(request.ItemId, stores);
+        return new TopStoresOfItem(request.ItemId, stores, countedThrough);
     }
 
     private static bool InRange(int id, int max) => id >= 1 && id <= max;

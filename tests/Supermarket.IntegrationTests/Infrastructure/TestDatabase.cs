@@ -14,6 +14,10 @@ public static class TestDatabase
             "SELECT COUNT(*) FROM purchases WHERE id = @id", new { id = PurchaseKeys.ToKey(purchaseId) });
     }
 
+    /// <summary>Joins each purchase to its lines (stored in its row since migration 0002).</summary>
+    public const string PurchaseLines =
+        "purchases p, JSON_TABLE(p.items, '$[*]' COLUMNS (line_no FOR ORDINALITY, item_id INT PATH '$[0]', quantity INT PATH '$[1]')) AS i";
+
     public static async Task<StoredPurchase?> FindAsync(Guid purchaseId)
     {
         await using var connection = new MySqlConnection(TestSettings.ConnectionString());
@@ -26,7 +30,7 @@ public static class TestDatabase
         }
 
         var lines = await connection.QueryAsync<(int ItemId, int Quantity)>(
-            "SELECT item_id, quantity FROM purchase_items WHERE purchase_id = @key ORDER BY line_no", new { key });
+            $"SELECT i.item_id, i.quantity FROM {PurchaseLines} WHERE p.id = @key ORDER BY i.line_no", new { key });
         return new StoredPurchase(found.StoreId, found.CustomerId, DateOnly.FromDateTime(found.Date), [.. lines]);
     }
 
@@ -36,7 +40,7 @@ public static class TestDatabase
     {
         await using var connection = new MySqlConnection(TestSettings.ConnectionString());
         var rows = await connection.QueryAsync<(int, decimal)>(
-            "SELECT i.item_id, SUM(i.quantity) AS units FROM purchase_items i JOIN purchases p ON p.id = i.purchase_id " +
+            $"SELECT i.item_id, SUM(i.quantity) AS units FROM {PurchaseLines} " +
             "WHERE p.store_id = @store GROUP BY i.item_id ORDER BY units DESC, i.item_id LIMIT @count", new { store, count });
         return [.. rows.Select(r => (r.Item1, (long)r.Item2))];
     }
@@ -51,7 +55,7 @@ public static class TestDatabase
     {
         await using var connection = new MySqlConnection(TestSettings.ConnectionString());
         return await connection.ExecuteScalarAsync<long>(
-            "SELECT COUNT(*) FROM purchase_items WHERE purchase_id = @id", new { id = PurchaseKeys.ToKey(purchaseId) });
+            $"SELECT COUNT(*) FROM {PurchaseLines} WHERE p.id = @id", new { id = PurchaseKeys.ToKey(purchaseId) });
     }
 }
 

@@ -17,11 +17,10 @@ public sealed class TinyDayTests(SupermarketSystem system)
     {
         var options = LoadOptions.Parse(["--stores", "6", "--purchases-per-hour", "4", "--date", "20200606",
             "--max-item-id", "50", "--database", TestSettings.ConnectionString(), "--verify-timeout", "60"]);
-        using var queues = new QueueDepths(
-            new Uri($"http://{TestSettings.User}:{TestSettings.Password}@127.0.0.1:{TestSettings.ManagementPort}/"), TestSettings.VirtualHost);
-        var verifier = new DayVerifier(options, system.Api, queues);
+        var verifier = new DayVerifier(options, system.Api);
         int[] sampled = [1, 4, 6];
         var storedBefore = await verifier.CountStoredAsync();
+        var ledgerBefore = await verifier.LedgerSeqAsync();
         var untouched = await verifier.UntouchedStoresAsync(sampled);
         var log = new RequestLog(options.TotalPurchases);
         var tally = new SalesTally(sampled);
@@ -32,6 +31,7 @@ public sealed class TinyDayTests(SupermarketSystem system)
         Assert.Equal(0, log.Failures);
         var stored = await Eventually.UntilAsync(verifier.CountStoredAsync, count => count >= storedBefore + log.Count);
         Assert.Equal(storedBefore + log.Count, stored);
-        Assert.True(await verifier.VerifyAsync(storedBefore, log.Count, tally, untouched, retried: null), "the load test's verification failed; see the test output");
+        Assert.True(await verifier.VerifyAsync(storedBefore, ledgerBefore, log.Count, tally, untouched, retried: null), "the load test's verification failed; see the test output");
+        Assert.NotNull(verifier.Lag.Counted);
     }
 }
