@@ -6,7 +6,9 @@
 #
 #   loadtest/measure.sh                       all rows (about half an hour on 2 cores)
 #   STORES="32 64" TRANSIENT_STORES="" SINGLE_STORES="" loadtest/measure.sh
-#   FRESH=1 loadtest/measure.sh               empty the purchases tables first
+#   FRESH=1 loadtest/measure.sh               a new, empty database first
+#   SETTINGS="Ingest__MaxBatchesInFlight=2" STORES=256 loadtest/measure.sh
+#                                             extra settings (environment variables) for the persistent, grouped rows
 #   COMPARE_ARGS="--hours 3" loadtest/measure.sh   shorter days for the comparison rows
 #   SCALE="--api-replicas 1;--api-replicas 2;--api-replicas 3;--writers 2" SCALE_STORES=256 loadtest/measure.sh
 #                                             scale-out rows: each topology (run.sh options), one after the other
@@ -60,14 +62,17 @@ cpu_report() { # before-file after-file
 
 load() { # label, load test options...
   local label=$1; shift
-  local before after
+  local before after reports
   before=$(mktemp); after=$(mktemp)
+  reports=$ROOT/loadtest/reports/$(date -u +%Y%m%d-%H%M%S)-measure
   echo "== $label: $*" | tee -a "$OUT"
   cpu_snapshot >"$before"
   # A long wait for MySQL: on two cores the writer can trail the 201s by minutes, and a lag is not a loss.
-  dotnet run -c Release --no-build --project loadtest/Supermarket.LoadTest -- --verify-timeout 600 "$@" >>"$OUT" 2>&1 || echo "  (the run exited non-zero)" | tee -a "$OUT"
+  dotnet run -c Release --no-build --project loadtest/Supermarket.LoadTest -- --verify-timeout 600 --reports "$reports" "$@" >>"$OUT" 2>&1 || echo "  (the run exited non-zero)" | tee -a "$OUT"
   cpu_snapshot >"$after"
-  grep -E 'Successful|Unsuccessful|Wall time|Throughput|latency|FAIL|lag after|Reports:' "$OUT" | tail -n 11 | sed 's/^/  /'
+  jq -r '"  \(.successful) × 201, \(.unsuccessful) failed, \(.requests_per_second | round) POST/s, p50 \(.median_ms) ms, p99 \(.p99_ms) ms" +
+    (if .verified == null then "" else ", after the last 201: stored \(.stored_after_last_response_seconds) s, counted \(.counted_after_last_response_seconds) s; end to end \(.end_to_end_seconds) s = \(.end_to_end_purchases_per_second | if . == null then "-" else round end) purchases/s; verified: \(.verified)" end) +
+    "\n  reports: '"$reports"'"' "$reports/summary.json" | tee -a "$OUT"
   cpu_report "$before" "$after" | tee -a "$OUT"
   rm -f "$before" "$after"
 }
@@ -89,7 +94,7 @@ system_up() {
 }
 
 ./run.sh down >/dev/null 2>&1 || true
-dotnet build Supermarket.sln -c Release -v q -nologo >/dev/null
+dotnet build Supermarket.sln -c Release -v q -nologo >>"$OUT" 2>&1 || { echo "the build failed; see $OUT" >&2; exit 1; }
 
 echo "== ceiling: the course's route answering 201 and nothing else" | tee -a "$OUT"
 (cd loadtest/Supermarket.Ceiling/bin/Release/net10.0 && exec dotnet Supermarket.Ceiling.dll </dev/null >/dev/null 2>&1) &
@@ -107,7 +112,8 @@ if [ -n "${FRESH:-}" ]; then
   scripts/services.sh rabbit-delete-queue supermarket.purchases.writer >>"$OUT" 2>&1 || true
 fi
 
-system_up Ingest__GroupCommit=true Broker__PersistentDelivery=true
+# shellcheck disable=SC2086 # SETTINGS is several words on purpose
+system_up Ingest__GroupCommit=true Broker__PersistentDelivery=true ${SETTINGS:-}
 for stores in $STORES; do load "persistent, grouped, $stores stores" --stores "$stores"; done
 
 for stores in $SINGLE_STORES; do

@@ -85,7 +85,8 @@ recovered() { # scenario
   esac
 }
 
-field() { grep -oE "(^| )$1=[^ ]+" "$2" | tail -n 1 | cut -d= -f2; }
+# A figure from the load test's summary.json (its path, then a jq expression).
+figure() { jq -r "$2" "$1"; }
 
 table=$OUT/table.md
 {
@@ -117,18 +118,18 @@ for scenario in $SCENARIOS; do
   recovery=$((SECONDS - started))
   status=0
   wait "$load" || status=$?
-  if ! grep -q '^RESULT ' "$run_log"; then
+  summary=$OUT/$scenario/summary.json
+  if [ ! -s "$summary" ] || [ "$(figure "$summary" '.retries != null')" != true ]; then
     log "$scenario: the load test ended without a result; see $run_log"
     echo "| $scenario | run failed, see $run_log |||||||||||" >>"$table"
     failed=1
     continue
   fi
-  matrix=yes
-  grep -q 'FAIL.*GET' "$run_log" && matrix=no
-  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s s | %s s | %s ms |\n' "$scenario" \
-    "$(field acknowledged "$run_log")" "$(field stored "$run_log")" "$(field missing "$run_log")" \
-    "$(field unexpected "$run_log")" "$matrix" "$(field answers_503 "$run_log")" "$(field answers_other "$run_log")" \
-    "$(field given_up "$run_log")" "$(field longest_without_201_s "$run_log")" "$recovery" "$(field max_latency_ms "$run_log")" >>"$table"
+  printf '| %s | %s | %s | %s s | %s ms |\n' "$scenario" \
+    "$(figure "$summary" '.retries | [.acknowledged, .stored, .missing, .unexpected] | join(" | ")')" \
+    "$(figure "$summary" 'if .answers_match_mysql then "yes" else "no" end')" \
+    "$(figure "$summary" '.retries | [.answers_503, .answers_other, .given_up, (.longest_without_201_seconds * 10 | round / 10 | tostring + " s")] | join(" | ")')" \
+    "$recovery" "$(figure "$summary" '.max_ms | round')" >>"$table"
   if ((status != 0)); then
     log "$scenario FAILED; see $run_log"
     failed=1

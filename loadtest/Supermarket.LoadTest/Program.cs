@@ -60,20 +60,28 @@ Console.Write(summary.ToText());
 
 var verified = !options.Verify || await verifier.VerifyAsync(storedBefore, ledgerBefore, summary.Successful, tally, untouched,
     options.Retries ? (idsBefore, outcomes) : null);
-var reports = ReportWriter.Write(options.ReportsDirectory ?? DefaultReportsDirectory(options), options, summary, records, monitor.Samples, day.Openings);
+var result = new RunResult(
+    options.Stores, summary.Successful, summary.Unsuccessful, summary.WallSeconds, summary.Throughput,
+    summary.MeanMs, summary.MedianMs, summary.P99Ms, summary.MaxMs,
+    verifier.Lag.Stored, verifier.Lag.Counted,
+    options.Verify ? verified : null, options.Verify ? verifier.AnswersMatchMySql : null,
+    options.Retries
+        ? new RetryFigures(verifier.IdFigures.Acknowledged, verifier.IdFigures.Stored, verifier.IdFigures.Missing, verifier.IdFigures.Unexpected,
+            outcomes.GivenUp.Count, records.Count(r => r.Status == 503), records.Count(r => r.Status is not (201 or 503)),
+            log.LongestStretchWithout201Seconds())
+        : null);
+if (result.EndToEndSeconds is { } endToEnd)
+{
+    Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+        $"  end to end: first POST → last purchase stored and counted {endToEnd:F1} s, {result.EndToEndPurchasesPerSecond:N0} purchases/s"));
+}
+
+var reports = ReportWriter.Write(options.ReportsDirectory ?? DefaultReportsDirectory(options), options, summary, result, records, monitor.Samples, day.Openings);
 Console.WriteLine();
-Console.WriteLine($"Reports: {reports}");
+Console.WriteLine($"Reports: {reports} (summary.json for scripts)");
 
 // A retrying run fails on purchases the stores gave up on, not on the answers they retried.
 var failed = options.Retries ? outcomes.GivenUp.Count : summary.Unsuccessful;
-if (options.Retries)
-{
-    var (acknowledged, stored, missing, unexpected) = verifier.IdFigures;
-    Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-        $"RESULT acknowledged={acknowledged} stored={stored} missing={missing} unexpected={unexpected} given_up={outcomes.GivenUp.Count} " +
-        $"answers_503={records.Count(r => r.Status == 503)} answers_other={records.Count(r => r.Status is not (201 or 503))} " +
-        $"longest_without_201_s={log.LongestStretchWithout201Seconds():F1} max_latency_ms={summary.MaxMs:F0} verified={(verified ? "yes" : "no")}"));
-}
 
 if (failed > 0)
 {

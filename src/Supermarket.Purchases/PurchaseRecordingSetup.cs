@@ -48,17 +48,19 @@ public static class PurchaseRecordingSetup
                     endpoint.SetQueueArgument("x-max-length-bytes", writer.BacklogLimitMegabytes * 1024L * 1024L);
                     endpoint.SetQueueArgument("x-overflow", "reject-publish");
                     // Enough in flight to fill every concurrent batch, and the next ones while those commit.
-                    endpoint.PrefetchCount = writer.BatchSize * writer.BatchConcurrency * 2;
+                    endpoint.PrefetchCount = Math.Max(writer.BatchSize, writer.GroupsPerTransaction) * writer.BatchConcurrency * 2;
                     endpoint.UseMessageRetry(retry => retry.Exponential(
                         writer.RetryLimit, TimeSpan.FromMilliseconds(100), writer.RetryMaxInterval, TimeSpan.FromMilliseconds(200)));
-                    // Purchases published one by one are gathered into batches here; batches the API grouped
-                    // already are written as they come. Either way, at most BatchConcurrency transactions at once.
+                    // Purchases published one by one are gathered into batches here, and so are the groups the API
+                    // published. Either way, at most BatchConcurrency transactions at once.
                     endpoint.ConfigureConsumer<PurchaseRecordedConsumer>(context, consumer => consumer.Options<BatchOptions>(batch => batch
                         .SetMessageLimit(writer.BatchSize)
                         .SetTimeLimit(writer.BatchTimeLimit)
                         .SetConcurrencyLimit(writer.BatchConcurrency)));
-                    endpoint.ConfigureConsumer<PurchaseBatchRecordedConsumer>(context, consumer =>
-                        consumer.ConcurrentMessageLimit = writer.BatchConcurrency);
+                    endpoint.ConfigureConsumer<PurchaseBatchRecordedConsumer>(context, consumer => consumer.Options<BatchOptions>(batch => batch
+                        .SetMessageLimit(writer.GroupsPerTransaction)
+                        .SetTimeLimit(writer.BatchTimeLimit)
+                        .SetConcurrencyLimit(writer.BatchConcurrency)));
                 });
                 // A queue of its own, so a till's claim never waits behind a backlog of purchases.
                 rabbit.ReceiveEndpoint(QueueNames.IdempotencyKeys, endpoint =>

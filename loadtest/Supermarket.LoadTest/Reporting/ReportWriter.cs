@@ -4,10 +4,11 @@ using System.Text;
 
 namespace Supermarket.LoadTest.Reporting;
 
-/// <summary>Keeps the run: summary.md, requests.csv (every request), progress.csv and report.html, in one folder.</summary>
+/// <summary>Keeps the run: summary.md, summary.json (for scripts), requests.csv (every request), progress.csv and
+/// report.html, in one folder.</summary>
 public static class ReportWriter
 {
-    public static string Write(string directory, LoadOptions options, RunSummary summary, IReadOnlyList<RequestRecord> records,
+    public static string Write(string directory, LoadOptions options, RunSummary summary, RunResult result, IReadOnlyList<RequestRecord> records,
         IReadOnlyList<ProgressSample> progress, IReadOnlyList<(string Zone, double AtSeconds)> openings)
     {
         Directory.CreateDirectory(directory);
@@ -20,6 +21,8 @@ public static class ReportWriter
             .AppendLine(invariant, $"- stores {options.Stores}, {options.PurchasesPerHour} purchases/hour, {options.Hours} hours, {options.ItemsPerPurchase} items/purchase, date {options.Date}, target {options.Url}")
             .AppendLine(invariant, $"- time zones opened at: {string.Join(", ", openings.Select(o => $"{o.Zone} {o.AtSeconds:F1} s"))}")
             .AppendLine(invariant, $"- max queued for the writer: {MaxDepth(progress, 0):N0}")
+            .AppendLine(invariant, $"- after the last response: all stored in MySQL {Seconds(result.StoredAfterLastResponseSeconds)}, all counted in the matrix {Seconds(result.CountedAfterLastResponseSeconds)}")
+            .AppendLine(invariant, $"- end to end (first POST → last purchase stored and counted): {Seconds(result.EndToEndSeconds)}, {result.EndToEndPurchasesPerSecond?.ToString("N0", invariant) ?? "-"} purchases/s")
             .AppendLine()
             .AppendLine("```")
             .Append(summary.ToText())
@@ -33,6 +36,7 @@ public static class ReportWriter
         }
 
         File.WriteAllText(Path.Combine(directory, "summary.md"), markdown.ToString());
+        result.Write(Path.Combine(directory, "summary.json"));
 
         using (var csv = new StreamWriter(Path.Combine(directory, "requests.csv")))
         {
@@ -50,6 +54,9 @@ public static class ReportWriter
         File.WriteAllText(Path.Combine(directory, "report.html"), Html(summary, markdown.ToString(), progress));
         return directory;
     }
+
+    private static string Seconds(double? seconds) =>
+        seconds is { } s ? s.ToString("F1", CultureInfo.InvariantCulture) + " s" : "not measured";
 
     private static long MaxDepth(IReadOnlyList<ProgressSample> progress, int queue) =>
         progress.Count == 0 ? 0 : progress.Max(p => p.QueueDepths[queue]);

@@ -7,11 +7,15 @@ public sealed class WriterOptions
 {
     public const string Section = "Writer";
 
-    /// <summary>Purchases per transaction. ceilings.md: 100 is as fast as 500 with a fifth of the commit latency.</summary>
+    /// <summary>Purchases per transaction when the API publishes them one by one (Ingest:GroupCommit false).</summary>
     [Range(1, 1000)]
     public int BatchSize { get; set; } = 100;
 
-    /// <summary>How long a partial batch waits for more purchases before it is written anyway.</summary>
+    /// <summary>The API's groups (one message each, up to Ingest:MaxBatchSize purchases) stored per transaction.</summary>
+    [Range(1, 100)]
+    public int GroupsPerTransaction { get; set; } = 4;
+
+    /// <summary>How long a partial batch waits for more purchases (or groups) before it is written anyway.</summary>
     [Range(typeof(TimeSpan), "00:00:00.001", "00:00:10")]
     public TimeSpan BatchTimeLimit { get; set; } = TimeSpan.FromMilliseconds(50);
 

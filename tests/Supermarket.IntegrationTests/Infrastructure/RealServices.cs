@@ -54,9 +54,7 @@ public static class RealServices
 
     private static async Task ResetVirtualHostAsync()
     {
-        using var http = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{TestSettings.ManagementPort}/api/") };
-        http.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Basic",
-            Convert.ToBase64String(Encoding.UTF8.GetBytes($"{TestSettings.User}:{TestSettings.Password}")));
+        using var http = BrokerManagement.Client();
         var vhost = Uri.EscapeDataString(TestSettings.VirtualHost);
         // The management API may start a moment after AMQP does.
         for (var attempt = 0; ; attempt++)

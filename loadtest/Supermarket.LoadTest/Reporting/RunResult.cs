@@ -1,0 +1,48 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+
+namespace Supermarket.LoadTest.Reporting;
+
+/// <summary>
+/// What a run measured and found, as <c>summary.json</c> in its reports folder: what scripts read (measure.sh's rows,
+/// chaos.sh's table) instead of the console text. Seconds are from the first POST unless named "after the last
+/// response"; a null means "not within the verification's timeout" or "not measured" (--no-verify).
+/// </summary>
+public sealed record RunResult(
+    int Stores,
+    long Successful,
+    long Unsuccessful,
+    double WallSeconds,
+    double RequestsPerSecond,
+    double MeanMs,
+    double MedianMs,
+    double P99Ms,
+    double MaxMs,
+    double? StoredAfterLastResponseSeconds,
+    double? CountedAfterLastResponseSeconds,
+    bool? Verified,
+    bool? AnswersMatchMySql,
+    RetryFigures? Retries)
+{
+    private static readonly JsonSerializerOptions Json = new()
+    {
+        PropertyNamingPolicy = JsonNamingPolicy.SnakeCaseLower,
+        WriteIndented = true,
+        DefaultIgnoreCondition = JsonIgnoreCondition.Never,
+    };
+
+    /// <summary>First POST until the last purchase was stored in MySQL and counted in the matrix: what a store
+    /// manager waits for.</summary>
+    public double? EndToEndSeconds => WallSeconds + CountedAfterLastResponseSeconds;
+
+    public double? EndToEndPurchasesPerSecond => EndToEndSeconds is > 0 and { } seconds ? Successful / seconds : null;
+
+    public void Write(string path) => File.WriteAllText(path, JsonSerializer.Serialize(this, Json));
+}
+
+/// <summary>A retrying run's id checks and what the stores went through (the chaos run's table).</summary>
+public sealed record RetryFigures(
+    long Acknowledged, long Stored, long Missing, long Unexpected, long GivenUp,
+    [property: JsonPropertyName("answers_503")] long Answers503,
+    long AnswersOther,
+    [property: JsonPropertyName("longest_without_201_seconds")] double LongestWithout201Seconds);

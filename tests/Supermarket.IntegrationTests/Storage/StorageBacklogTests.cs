@@ -1,0 +1,86 @@
+extern alias PurchasesWorker;
+
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using System.Net;
+using System.Net.Http.Json;
+using System.Text.Json;
+using PurchasesWorker::Supermarket.Purchases;
+using Supermarket.Hosting.Messaging;
+using Supermarket.IntegrationTests.Infrastructure;
+
+namespace Supermarket.IntegrationTests.Storage;
+
+/// <summary>When storage cannot keep up, what waits for it is bounded: the API sheds load with 503 instead of
+/// accepting without limit, and every purchase that got a 201 is stored once the writer is back.</summary>
+[Collection(nameof(SystemCollection))]
+public sealed class StorageBacklogTests(SupermarketSystem system)
+{
+    [Fact]
+    public async Task With_the_writer_stopped_the_backlog_fills_to_its_limit_then_POSTs_get_503_and_every_201_is_stored_later()
+    {
+        var settings = TestSettings.For();
+        settings["Writer:BacklogLimitMegabytes"] = "1";
+        await system.StopWriterAsync();
+        // The limit is an argument of the queue, fixed when it is declared: a writer with the small one declares it
+        // anew, and is stopped at once, so nothing drains the queue.
+        await BrokerManagement.DeleteQueueAsync(QueueNames.PurchaseWriter);
+        using (var declaring = await SupermarketSystem.StartWorkerAsync(builder => builder.AddPurchaseRecording(), settings))
+        {
+            await declaring.StopAsync();
+        }
+
+        var accepted = new ConcurrentBag<Guid>();
+        var refused = new ConcurrentBag<(TimeSpan Took, TimeSpan? RetryAfter)>();
+        // 100 lines a purchase: about 2 KB a message, so 1 MB holds some 500 purchases; 4,000 would need 8 MB.
+        var body = Purchases.Body([.. Enumerable.Range(1, 100).Select(item => (item, 1))]);
+        var sent = 0;
+        await Task.WhenAll(Enumerable.Range(0, 16).Select(async worker =>
+        {
+            while (Interlocked.Increment(ref sent) <= 4_000 && refused.IsEmpty)
+            {
+                var started = Stopwatch.GetTimestamp();
+                using var response = await Purchases.PostAsync(system.Api, $"/purchase/497/customer/{worker}/date/20210101", body);
+                if (response.StatusCode == HttpStatusCode.Created)
+                {
+                    accepted.Add((await response.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("purchaseId").GetGuid());
+                }
+                else
+                {
+                    Assert.Equal(HttpStatusCode.ServiceUnavailable, response.StatusCode);
+                    refused.Add((Stopwatch.GetElapsedTime(started), response.Headers.RetryAfter?.Delta));
+                }
+            }
+        }));
+
+        Assert.NotEmpty(refused);
+        Assert.InRange(accepted.Count, 100, 2_000);
+        Assert.All(refused, refusal => Assert.NotNull(refusal.RetryAfter));
+        // Refused by the broker at once, not after the publish timeout.
+        Assert.Contains(refused, refusal => refusal.Took < TimeSpan.FromSeconds(2));
+
+        using (var draining = await SupermarketSystem.StartWorkerAsync(builder => builder.AddPurchaseRecording(), settings))
+        {
+            var ids = accepted.ToArray();
+            var stored = await Eventually.UntilAsync(async () => await StoredAsync(ids), count => count == ids.Length, TimeSpan.FromSeconds(60));
+            Assert.Equal(ids.Length, stored);
+            await draining.StopAsync();
+        }
+
+        // The queue is empty again; the other tests' writer declares it with the default limit.
+        await BrokerManagement.DeleteQueueAsync(QueueNames.PurchaseWriter);
+        await system.StartWriterAsync();
+        await system.WaitUntilHealthyAsync();
+    }
+
+    private static async Task<long> StoredAsync(Guid[] ids)
+    {
+        long stored = 0;
+        foreach (var id in ids)
+        {
+            stored += await TestDatabase.CountPurchasesAsync(id);
+        }
+
+        return stored;
+    }
+}
