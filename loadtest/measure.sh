@@ -70,8 +70,9 @@ load() { # label, load test options...
   # A long wait for MySQL: on two cores the writer can trail the 201s by minutes, and a lag is not a loss.
   dotnet run -c Release --no-build --project loadtest/Supermarket.LoadTest -- --verify-timeout 600 --reports "$reports" "$@" >>"$OUT" 2>&1 || echo "  (the run exited non-zero)" | tee -a "$OUT"
   cpu_snapshot >"$after"
-  jq -r '"  \(.successful) × 201, \(.unsuccessful) failed, \(.requests_per_second | round) POST/s, p50 \(.median_ms) ms, p99 \(.p99_ms) ms" +
-    (if .verified == null then "" else ", after the last 201: stored \(.stored_after_last_response_seconds) s, counted \(.counted_after_last_response_seconds) s; end to end \(.end_to_end_seconds) s = \(.end_to_end_purchases_per_second | if . == null then "-" else round end) purchases/s; verified: \(.verified)" end) +
+  jq -r 'def one: if . == null then "-" else (. * 10 | round / 10 | tostring) end;
+    "  \(.successful) × 201, \(.unsuccessful) failed, \(.requests_per_second | round) POST/s, p50 \(.median_ms | one) ms, p99 \(.p99_ms | one) ms" +
+    (if .verified == null then "" else ", after the last 201: stored \(.stored_after_last_response_seconds | one) s, counted \(.counted_after_last_response_seconds | one) s; end to end \(.end_to_end_seconds | one) s = \(.end_to_end_purchases_per_second | if . == null then "-" else round end) purchases/s; verified: \(.verified)" end) +
     "\n  reports: '"$reports"'"' "$reports/summary.json" | tee -a "$OUT"
   cpu_report "$before" "$after" | tee -a "$OUT"
   rm -f "$before" "$after"
