@@ -12,6 +12,9 @@
 #   COMPARE_ARGS="--hours 3" loadtest/measure.sh   shorter days for the comparison rows
 #   SCALE="--api-replicas 1;--api-replicas 2;--api-replicas 3;--writers 2" SCALE_STORES=256 loadtest/measure.sh
 #                                             scale-out rows: each topology (run.sh options), one after the other
+#   OVERLOAD=1 loadtest/measure.sh            the overload row: the writer paused (SIGSTOP) for OVERLOAD_PAUSE seconds
+#                                             (30) from OVERLOAD_AFTER (30) into an OVERLOAD_STORES (256) day, with a
+#                                             backlog limit of OVERLOAD_LIMIT_MB (16): 503s, not an unbounded queue
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -136,6 +139,23 @@ for topology in "${topologies[@]}"; do
   system_up Ingest__GroupCommit=true Broker__PersistentDelivery=true -- $topology
   load "scale-out: $topology, $SCALE_STORES stores" --stores "$SCALE_STORES"
 done
+
+if [ -n "${OVERLOAD:-}" ]; then
+  # The limit is a queue argument, fixed when the writer declares the queue: drop the queue before and after.
+  ./run.sh down >>"$OUT" 2>&1 || true
+  scripts/services.sh up >>"$OUT" 2>&1
+  scripts/services.sh rabbit-delete-queue supermarket.purchases.writer >>"$OUT" 2>&1 || true
+  system_up Ingest__GroupCommit=true Broker__PersistentDelivery=true "Writer__BacklogLimitMegabytes=${OVERLOAD_LIMIT_MB:-16}"
+  writer=$(cat .local/pids/Purchases.pid)
+  (sleep "${OVERLOAD_AFTER:-30}"; kill -STOP "$writer"; sleep "${OVERLOAD_PAUSE:-30}"; kill -CONT "$writer") &
+  pause=$!
+  load "overload: writer paused ${OVERLOAD_PAUSE:-30} s from ${OVERLOAD_AFTER:-30} s, backlog limit ${OVERLOAD_LIMIT_MB:-16} MB, ${OVERLOAD_STORES:-256} stores" \
+    --stores "${OVERLOAD_STORES:-256}"
+  wait "$pause"
+  ./run.sh down >>"$OUT" 2>&1
+  scripts/services.sh up >>"$OUT" 2>&1
+  scripts/services.sh rabbit-delete-queue supermarket.purchases.writer >>"$OUT" 2>&1 || true
+fi
 
 ./run.sh down >>"$OUT" 2>&1
 echo "Full output: $OUT"

@@ -125,10 +125,10 @@ for scenario in $SCENARIOS; do
     failed=1
     continue
   fi
-  printf '| %s | %s | %s | %s s | %s ms |\n' "$scenario" \
+  printf '| %s | %s | %s | %s | %s s | %s ms |\n' "$scenario" \
     "$(figure "$summary" '.retries | [.acknowledged, .stored, .missing, .unexpected] | join(" | ")')" \
     "$(figure "$summary" 'if .answers_match_mysql then "yes" else "no" end')" \
-    "$(figure "$summary" '.retries | [.answers_503, .answers_other, .given_up, (.longest_without_201_seconds * 10 | round / 10 | tostring + " s")] | join(" | ")')" \
+    "$(figure "$summary" '[.answers_503, .retries.answers_other, .retries.given_up, (.retries.longest_without_201_seconds * 10 | round / 10 | tostring + " s")] | join(" | ")')" \
     "$recovery" "$(figure "$summary" '.max_ms | round')" >>"$table"
   if ((status != 0)); then
     log "$scenario FAILED; see $run_log"

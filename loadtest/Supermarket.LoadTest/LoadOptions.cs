@@ -77,7 +77,8 @@ public sealed record LoadOptions
           --reports DIR            where the reports go (loadtest/reports/<time>)
           --no-verify              skip the MySQL and GET verification
           --check-every-store      verify every store's answers, not a store from each time zone
-          --verify-timeout S       seconds to wait for the pipeline to drain (120)
+          --verify-timeout S       seconds the verification waits without progress (120): while
+                                   purchases are still being stored or counted it waits on
           --database CS            MySQL connection string for the verification
           --broker-management URL  RabbitMQ management API, for queue depths
           --broker-vhost NAME      the virtual host of the workers' queues (/)

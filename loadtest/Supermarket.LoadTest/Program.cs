@@ -63,11 +63,12 @@ var verified = !options.Verify || await verifier.VerifyAsync(storedBefore, ledge
 var result = new RunResult(
     options.Stores, summary.Successful, summary.Unsuccessful, summary.WallSeconds, summary.Throughput,
     summary.MeanMs, summary.MedianMs, summary.P99Ms, summary.MaxMs,
+    records.Count(r => r.Status == 503), monitor.Samples.Count == 0 ? 0 : monitor.Samples.Max(sample => sample.QueueDepths[0]),
     verifier.Lag.Stored, verifier.Lag.Counted,
     options.Verify ? verified : null, options.Verify ? verifier.AnswersMatchMySql : null,
     options.Retries
         ? new RetryFigures(verifier.IdFigures.Acknowledged, verifier.IdFigures.Stored, verifier.IdFigures.Missing, verifier.IdFigures.Unexpected,
-            outcomes.GivenUp.Count, records.Count(r => r.Status == 503), records.Count(r => r.Status is not (201 or 503)),
+            outcomes.GivenUp.Count, records.Count(r => r.Status is not (201 or 503)),
             log.LongestStretchWithout201Seconds())
         : null);
 if (result.EndToEndSeconds is { } endToEnd)

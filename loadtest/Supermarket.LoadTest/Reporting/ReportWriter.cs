@@ -20,7 +20,7 @@ public static class ReportWriter
             .AppendLine(invariant, $"- date: {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, model: {options.Model}")
             .AppendLine(invariant, $"- stores {options.Stores}, {options.PurchasesPerHour} purchases/hour, {options.Hours} hours, {options.ItemsPerPurchase} items/purchase, date {options.Date}, target {options.Url}")
             .AppendLine(invariant, $"- time zones opened at: {string.Join(", ", openings.Select(o => $"{o.Zone} {o.AtSeconds:F1} s"))}")
-            .AppendLine(invariant, $"- max queued for the writer: {MaxDepth(progress, 0):N0}")
+            .AppendLine(invariant, $"- max queued for the writer (broker messages): {result.MaxQueuedForWriter:N0}")
             .AppendLine(invariant, $"- after the last response: all stored in MySQL {Seconds(result.StoredAfterLastResponseSeconds)}, all counted in the matrix {Seconds(result.CountedAfterLastResponseSeconds)}")
             .AppendLine(invariant, $"- end to end (first POST → last purchase stored and counted): {Seconds(result.EndToEndSeconds)}, {result.EndToEndPurchasesPerSecond?.ToString("N0", invariant) ?? "-"} purchases/s")
             .AppendLine()
@@ -57,9 +57,6 @@ public static class ReportWriter
 
     private static string Seconds(double? seconds) =>
         seconds is { } s ? s.ToString("F1", CultureInfo.InvariantCulture) + " s" : "not measured";
-
-    private static long MaxDepth(IReadOnlyList<ProgressSample> progress, int queue) =>
-        progress.Count == 0 ? 0 : progress.Max(p => p.QueueDepths[queue]);
 
     private static string StatusName(int status) => status switch
     {

@@ -18,6 +18,8 @@ public sealed record RunResult(
     double MedianMs,
     double P99Ms,
     double MaxMs,
+    [property: JsonPropertyName("answers_503")] long Answers503,
+    long MaxQueuedForWriter,
     double? StoredAfterLastResponseSeconds,
     double? CountedAfterLastResponseSeconds,
     bool? Verified,
@@ -43,6 +45,5 @@ public sealed record RunResult(
 /// <summary>A retrying run's id checks and what the stores went through (the chaos run's table).</summary>
 public sealed record RetryFigures(
     long Acknowledged, long Stored, long Missing, long Unexpected, long GivenUp,
-    [property: JsonPropertyName("answers_503")] long Answers503,
     long AnswersOther,
     [property: JsonPropertyName("longest_without_201_seconds")] double LongestWithout201Seconds);

@@ -8,7 +8,7 @@ using Supermarket.LoadTest.Scenario;
 namespace Supermarket.LoadTest.Verification;
 
 /// <summary>
-/// After the last response: waits (bounded) until MySQL holds every purchase the run got a 201 for and the matrix
+/// After the last response: waits (bounded: --verify-timeout without progress) until MySQL holds every purchase the run got a 201 for and the matrix
 /// has counted them (the lag users feel), then checks the insight endpoints against MySQL's own sums, and, at stores that had no purchases before the run, against what the
 /// run itself sent. Prints each check; any mismatch fails the run.
 /// </summary>
@@ -86,12 +86,12 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
         else
         {
             // The ledger says how many purchases each transaction newly stored: a cheap poll on any history.
-            var newlyStored = await PollAsync(() => NewlyStoredAsync(ledgerBefore), count => count >= successful);
+            var newlyStored = await PollAsync(() => NewlyStoredAsync(ledgerBefore), count => count >= successful, progress: count => count);
             stored = newlyStored >= successful ? watch.Elapsed.TotalSeconds : null;
         }
 
         var lastEntry = await LedgerSeqAsync();
-        var counted = await PollAsync(CountedThroughAsync, seq => seq >= lastEntry);
+        var counted = await PollAsync(CountedThroughAsync, seq => seq >= lastEntry, progress: seq => seq);
         Lag = (stored, counted >= lastEntry ? watch.Elapsed.TotalSeconds : null);
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"  lag after the last response: all stored in MySQL {Seconds(Lag.Stored)}, all counted in the matrix {Seconds(Lag.Counted)}"));
@@ -141,7 +141,7 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
         var planned = acknowledged.Concat(outcomes.GivenUp).ToHashSet();
         var stored = await PollAsync(
             async () => (await StoredIdsAsync()).Except(storedBefore).ToHashSet(),
-            ids => acknowledged.IsSubsetOf(ids));
+            ids => acknowledged.IsSubsetOf(ids), progress: ids => ids.Count);
         var missing = acknowledged.LongCount(id => !stored.Contains(id));
         var unexpected = stored.LongCount(id => !planned.Contains(id));
         IdFigures = (acknowledged.Count, stored.Count, missing, unexpected);
@@ -166,12 +166,22 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
             && long.TryParse(values.First(), CultureInfo.InvariantCulture, out var seq) ? seq : -1;
     }
 
-    private async Task<T> PollAsync<T>(Func<Task<T>> probe, Func<T, bool> done)
+    /// <summary>Probes until done, or until the timeout passes without progress: with <paramref name="progress"/>,
+    /// each time the figure it reads grows (more stored, more counted), the wait starts over, so a slow drain is
+    /// waited for and a stalled one is not.</summary>
+    private async Task<T> PollAsync<T>(Func<Task<T>> probe, Func<T, bool> done, Func<T, long>? progress = null)
     {
         var deadline = Stopwatch.StartNew();
+        var best = long.MinValue;
         while (true)
         {
             var value = await probe();
+            if (progress?.Invoke(value) is { } figure && figure > best)
+            {
+                best = figure;
+                deadline.Restart();
+            }
+
             if (done(value) || deadline.Elapsed > options.VerifyTimeout)
             {
                 return value;

@@ -204,9 +204,11 @@ public sealed class ExactSalesTests(SupermarketSystem system)
     public async Task A_restart_reads_the_checkpoint_and_only_the_ledger_after_it()
     {
         const int store = 491;
+        // Each stored before the next is sent, so each is a ledger entry of its own (the writer would group them).
         for (var i = 0; i < 12; i++)
         {
-            await Purchases.RecordAsync(system.Api, 490, 490_000 + i, "20210301", (48000, 1));
+            var id = await Purchases.RecordAsync(system.Api, 490, 490_000 + i, "20210301", (48000, 1));
+            await Eventually.UntilAsync(() => TestDatabase.CountPurchasesAsync(id), count => count == 1);
         }
 
         await Purchases.RecordAsync(system.Api, store, 491_000, "20210301", (48001, 4));

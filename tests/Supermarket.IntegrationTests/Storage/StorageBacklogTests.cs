@@ -40,7 +40,7 @@ public sealed class StorageBacklogTests(SupermarketSystem system)
             while (Interlocked.Increment(ref sent) <= 4_000 && refused.IsEmpty)
             {
                 var started = Stopwatch.GetTimestamp();
-                using var response = await Purchases.PostAsync(system.Api, $"/purchase/497/customer/{worker}/date/20210101", body);
+                using var response = await Purchases.PostAsync(system.Api, $"/purchase/497/customer/{worker + 1}/date/20210101", body);
                 if (response.StatusCode == HttpStatusCode.Created)
                 {
                     accepted.Add((await response.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("purchaseId").GetGuid());
