@@ -23,7 +23,7 @@ public sealed record RunResult(
     double? StoredAfterLastResponseSeconds,
     double? CountedAfterLastResponseSeconds,
     bool? Verified,
-    bool? AnswersMatchMySql,
+    [property: JsonPropertyName("answers_match_mysql")] bool? AnswersMatchMySql,
     RetryFigures? Retries)
 {
     private static readonly JsonSerializerOptions Json = new()
