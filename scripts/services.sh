@@ -22,6 +22,9 @@ DB_PORT=${MYSQL_PORT:-3306}
 DB_NAME=${MYSQL_DATABASE:-supermarket}
 DB_USER=${MYSQL_USER:-supermarket}
 DB_PASSWORD=${MYSQL_PASSWORD:-supermarket-local}
+# The aggregator's user: it only reads the sales ledger (README, "Guarantees").
+DB_READER=${MYSQL_READER_USER:-supermarket_reader}
+DB_READER_PASSWORD=${MYSQL_READER_PASSWORD:-supermarket-reader-local}
 
 RABBIT_DIR=$STATE/rabbitmq
 DB_DIR=$STATE/mariadb
@@ -63,9 +66,9 @@ wait_for() { # seconds, description, command...
 
 installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]; }
 
-install_missing() { # packages (default: the broker and the database)
+install_missing() { # packages (default: the broker, the database and the tools this script calls)
   local missing=()
-  [ $# -gt 0 ] || set -- rabbitmq-server mariadb-server mariadb-client
+  [ $# -gt 0 ] || set -- rabbitmq-server mariadb-server mariadb-client curl procps acl
   for pkg in "$@"; do
     installed "$pkg" || missing+=("$pkg")
   done
@@ -130,6 +133,12 @@ rabbit_up() {
   port_open "$RABBIT_PORT" && die "port $RABBIT_PORT is taken by a RabbitMQ this script did not start"
   rabbit_configure
   rabbit_env
+  # Erlang's port mapper, started here rather than by the node, so that `down` stops it by its PID.
+  if ! alive "$(pid_of "$RABBIT_DIR/epmd.pid")"; then
+    setsid epmd -address 127.0.0.1 >"$RABBIT_DIR/log/epmd.log" 2>&1 </dev/null &
+    echo $! >"$RABBIT_DIR/epmd.pid"
+    wait_for 10 "epmd" port_open 4369
+  fi
   log "starting RabbitMQ on 127.0.0.1:$RABBIT_PORT"
   setsid /usr/lib/rabbitmq/bin/rabbitmq-server >"$RABBIT_DIR/log/console.log" 2>&1 </dev/null &
   echo $! >"$RABBIT_DIR/server.pid"
@@ -141,8 +150,8 @@ rabbit_up() {
 rabbit_down() {
   stop_pid RabbitMQ "$(pid_of "$RABBIT_DIR/server.pid")"
   rm -f "$RABBIT_DIR/server.pid"
-  # epmd outlives the node; it was started by our node, on loopback.
-  command -v epmd >/dev/null && ERL_EPMD_ADDRESS=127.0.0.1 epmd -kill >/dev/null 2>&1 || true
+  stop_pid epmd "$(pid_of "$RABBIT_DIR/epmd.pid")"
+  rm -f "$RABBIT_DIR/epmd.pid"
 }
 
 # ---------------------------------------------------------------- MariaDB
@@ -172,10 +181,15 @@ innodb_io_capacity=2000
 [client]
 socket=$DB_DIR/mysqld.sock
 EOF
-  # mysqld runs as `mysql` and must reach its datadir through every parent.
+  # mysqld runs as `mysql` and must reach its datadir through every parent: that user alone is let through (an ACL
+  # entry where it could not pass already), not everyone.
   chown -R mysql:mysql "$DB_DIR"
   local dir=$DB_DIR
-  while [ "$dir" != / ]; do dir=$(dirname "$dir"); chmod o+x "$dir" 2>/dev/null || true; done
+  while [ "$dir" != / ]; do
+    dir=$(dirname "$dir")
+    runuser -u mysql -- test -x "$dir" 2>/dev/null && continue
+    setfacl -m u:mysql:x "$dir" || die "cannot let the mysql user reach $DB_DIR through $dir (setfacl failed; does the file system support ACLs?)"
+  done
   if [ ! -d "$DB_DIR/data/mysql" ]; then
     log "initialising MariaDB data in $DB_DIR/data"
     mariadb-install-db --defaults-file="$DB_CNF" --user=mysql --skip-test-db >"$DB_DIR/install.log" 2>&1 \
@@ -183,13 +197,21 @@ EOF
   fi
 }
 
+# Passwords reach the client on its standard input, never on a command line `ps` shows. Users connect from
+# 127.0.0.1 only (the server listens nowhere else), each with the schema it needs: the writer all of it (it creates
+# the tables), the aggregator's user SELECT only. The *_test% databases are the integration tests'.
 db_provision() {
   mariadb --defaults-file="$DB_CNF" -uroot <<EOF
 CREATE DATABASE IF NOT EXISTS \`$DB_NAME\` CHARACTER SET utf8mb4;
-CREATE USER IF NOT EXISTS '$DB_USER'@'%' IDENTIFIED VIA mysql_native_password USING PASSWORD('$DB_PASSWORD');
-ALTER USER '$DB_USER'@'%' IDENTIFIED VIA mysql_native_password USING PASSWORD('$DB_PASSWORD');
-GRANT ALL PRIVILEGES ON \`$DB_NAME\`.* TO '$DB_USER'@'%';
-GRANT ALL PRIVILEGES ON \`${DB_NAME}\\_test%\`.* TO '$DB_USER'@'%';
+DROP USER IF EXISTS '$DB_USER'@'%';
+CREATE USER IF NOT EXISTS '$DB_USER'@'127.0.0.1' IDENTIFIED VIA mysql_native_password USING PASSWORD('$DB_PASSWORD');
+ALTER USER '$DB_USER'@'127.0.0.1' IDENTIFIED VIA mysql_native_password USING PASSWORD('$DB_PASSWORD');
+GRANT ALL PRIVILEGES ON \`$DB_NAME\`.* TO '$DB_USER'@'127.0.0.1';
+GRANT ALL PRIVILEGES ON \`${DB_NAME}\\_test%\`.* TO '$DB_USER'@'127.0.0.1';
+CREATE USER IF NOT EXISTS '$DB_READER'@'127.0.0.1' IDENTIFIED VIA mysql_native_password USING PASSWORD('$DB_READER_PASSWORD');
+ALTER USER '$DB_READER'@'127.0.0.1' IDENTIFIED VIA mysql_native_password USING PASSWORD('$DB_READER_PASSWORD');
+GRANT SELECT ON \`$DB_NAME\`.* TO '$DB_READER'@'127.0.0.1';
+GRANT SELECT ON \`${DB_NAME}\\_test%\`.* TO '$DB_READER'@'127.0.0.1';
 FLUSH PRIVILEGES;
 EOF
 }
@@ -239,10 +261,11 @@ nginx_down() {
 
 # ---------------------------------------------------------------- commands
 
+# Where things are, without the passwords: this lands in run, test and CI logs.
 settings() {
   cat <<EOF
-RabbitMQ:  amqp://$RABBIT_USER:$RABBIT_PASSWORD@127.0.0.1:$RABBIT_PORT/  (management http://127.0.0.1:$RABBIT_MGMT_PORT/)
-MariaDB:   Server=127.0.0.1;Port=$DB_PORT;Database=$DB_NAME;User ID=$DB_USER;Password=$DB_PASSWORD
+RabbitMQ:  amqp://$RABBIT_USER@127.0.0.1:$RABBIT_PORT/  (management http://127.0.0.1:$RABBIT_MGMT_PORT/)
+MariaDB:   127.0.0.1:$DB_PORT, database $DB_NAME; users $DB_USER (the writer) and $DB_READER (the aggregator, read-only)
 Data/logs: $STATE
 EOF
 }

@@ -6,24 +6,15 @@ using Supermarket.LoadTest.Scenario;
 using Supermarket.LoadTest.Verification;
 
 // The chain's day against the API, the seeds' summary, the reports, and a check that nothing was lost.
-if (args.Contains("--help") || args.Contains("-h"))
+var commandLine = new LoadCommandLine();
+var parsed = commandLine.Command.Parse(args);
+if (parsed.Errors.Count > 0 || parsed.Action is not null)
 {
-    Console.WriteLine(LoadOptions.Usage);
-    return 0;
+    // --help, or what is wrong with the command line followed by the usage.
+    return parsed.Invoke();
 }
 
-LoadOptions options;
-try
-{
-    options = LoadOptions.Parse(args);
-}
-catch (Exception exception) when (exception is ArgumentException or FormatException or UriFormatException)
-{
-    Console.Error.WriteLine(exception.Message);
-    Console.Error.WriteLine(LoadOptions.Usage);
-    return 2;
-}
-
+var options = commandLine.Read(parsed);
 using var http = PurchaseSender.CreateClient(options);
 using var queues = new QueueDepths(options.BrokerManagement, options.BrokerVirtualHost);
 var verifier = new DayVerifier(options, http);

@@ -168,7 +168,7 @@ public sealed class ExactSalesTests(SupermarketSystem system)
     public async Task A_stored_line_outside_the_aggregators_catalog_is_reported_not_a_crash_loop()
     {
         const int store = 492;
-        var settings = TestSettings.For();
+        var settings = TestSettings.ForAggregator();
         settings["Catalog:MaxItemId"] = "50000";
         settings["Aggregator:CheckpointDirectory"] = Path.Combine(TestSettings.CheckpointDirectory, "narrow");
         await Purchases.RecordAsync(system.Api, store, 492_000, "20210301", (47001, 2), (60000, 5));

@@ -47,7 +47,7 @@ public sealed class SupermarketSystem : IAsyncLifetime
         _store = null;
     }
 
-    public async Task StartStoreAsync() => _store ??= await StartWorkerAsync(builder => builder.AddSalesAggregation());
+    public async Task StartStoreAsync() => _store ??= await StartWorkerAsync(builder => builder.AddSalesAggregation(), TestSettings.ForAggregator());
 
     public async Task StopWriterAsync()
     {

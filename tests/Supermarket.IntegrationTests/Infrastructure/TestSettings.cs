@@ -15,8 +15,23 @@ public static class TestSettings
 
     public static readonly string CheckpointDirectory = Path.Combine(Path.GetTempPath(), $"supermarket-tests-{Environment.ProcessId}");
 
+    /// <summary>The aggregator's database user (scripts/services.sh): SELECT only.</summary>
+    public const string Reader = "supermarket_reader";
+    public const string ReaderPassword = "supermarket-reader-local";
+
     public static string ConnectionString(string database = DatabaseName) =>
         $"Server=127.0.0.1;Port={DatabasePort};Database={database};User ID={User};Password={Password};SslMode=None";
+
+    public static string ReaderConnectionString() =>
+        $"Server=127.0.0.1;Port={DatabasePort};Database={DatabaseName};User ID={Reader};Password={ReaderPassword};SslMode=None";
+
+    /// <summary>What the aggregator gets: the read-only database user, as deployed.</summary>
+    public static Dictionary<string, string?> ForAggregator()
+    {
+        var settings = For();
+        settings["Database:ConnectionString"] = ReaderConnectionString();
+        return settings;
+    }
 
     /// <summary>Configuration every process under test gets, on top of its appsettings.json.</summary>
     public static Dictionary<string, string?> For(bool persistent = true) => new()
