@@ -3,6 +3,7 @@ using System.Globalization;
 using System.Text.Json;
 using Dapper;
 using MySql.Data.MySqlClient;
+using Supermarket.Contracts.Sales;
 using Supermarket.LoadTest.Scenario;
 
 namespace Supermarket.LoadTest.Verification;
@@ -163,7 +164,7 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
     private async Task<long> CountedThroughAsync()
     {
         using var response = await api.GetAsync("items/store/1");
-        return response.IsSuccessStatusCode && response.Headers.TryGetValues("Sales-Counted-Through", out var values)
+        return response.IsSuccessStatusCode && response.Headers.TryGetValues(ISalesAnswer.Header, out var values)
             && long.TryParse(values.First(), CultureInfo.InvariantCulture, out var seq) ? seq : -1;
     }
 
@@ -192,19 +193,23 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
         }
     }
 
+    /// <summary>Each purchase joined to its lines, which are stored in its row (the writer's migration 0002).</summary>
+    private const string PurchaseLines =
+        "purchases p, JSON_TABLE(p.items, '$[*]' COLUMNS (item_id INT PATH '$[0]', quantity INT PATH '$[1]')) AS l";
+
     private Task<IReadOnlyList<(int, long)>> TopItemsInMySqlAsync(int store) => RankInMySqlAsync(
-        """
+        $"""
         SELECT l.item_id, CAST(SUM(l.quantity) AS SIGNED) AS units
-        FROM purchases p, JSON_TABLE(p.items, '$[*]' COLUMNS (item_id INT PATH '$[0]', quantity INT PATH '$[1]')) AS l
+        FROM {PurchaseLines}
         WHERE p.store_id = @id
         GROUP BY l.item_id ORDER BY units DESC, l.item_id LIMIT 10
         """, store);
 
     // Nothing indexes the lines by item (nothing else needs it), so this reads every purchase: a long timeout.
     private Task<IReadOnlyList<(int, long)>> TopStoresInMySqlAsync(int item) => RankInMySqlAsync(
-        """
+        $"""
         SELECT p.store_id, CAST(SUM(l.quantity) AS SIGNED) AS units
-        FROM purchases p, JSON_TABLE(p.items, '$[*]' COLUMNS (item_id INT PATH '$[0]', quantity INT PATH '$[1]')) AS l
+        FROM {PurchaseLines}
         WHERE l.item_id = @id
         GROUP BY p.store_id ORDER BY units DESC, p.store_id LIMIT 5
         """, item);

@@ -10,10 +10,6 @@ namespace Supermarket.Api.Insights;
 
 public static class SalesInsightEndpoints
 {
-    /// <summary>How far through the sales ledger the answer has counted (<see cref="ISalesAnswer"/>): a client that
-    /// knows where its purchases were stored sees when they are counted, without changing the course's JSON.</summary>
-    public const string CountedThroughHeader = "Sales-Counted-Through";
-
     public static IEndpointRouteBuilder MapSalesInsights(this IEndpointRouteBuilder app)
     {
         var items = app.MapGroup("/items").WithTags("Sales insights");
@@ -76,7 +72,8 @@ public static class SalesInsightEndpoints
         try
         {
             var response = await client.GetResponse<TAnswer>(request, timeout.Token, RequestTimeout.After(ms: (int)options.QueryTimeout.TotalMilliseconds));
-            http.Response.Headers[CountedThroughHeader] = response.Message.CountedThrough.ToString(CultureInfo.InvariantCulture);
+            // A client that knows where its purchases were stored sees when they are counted.
+            http.Response.Headers[ISalesAnswer.Header] = response.Message.CountedThrough.ToString(CultureInfo.InvariantCulture);
             return TypedResults.Ok(shape(response.Message));
         }
         catch (Exception exception) when (exception is RequestTimeoutException or OperationCanceledException

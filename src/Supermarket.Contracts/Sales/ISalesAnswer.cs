@@ -5,5 +5,8 @@ namespace Supermarket.Contracts.Sales;
 /// that knows the seq its purchases were stored under can tell when they are counted.</summary>
 public interface ISalesAnswer
 {
+    /// <summary>The HTTP header the API answers it in, beside the course's JSON.</summary>
+    public const string Header = "Sales-Counted-Through";
+
     long CountedThrough { get; }
 }

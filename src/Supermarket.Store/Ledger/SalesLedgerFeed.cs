@@ -45,7 +45,6 @@ public sealed class SalesLedgerFeed(
             {
                 var read = await ledger.ReadAfterAsync(_applied, stoppingToken);
                 entries += Apply(read);
-                readiness.CountedUpTo(_applied.CountedThrough);
                 caughtUp = read.Count < _options.LedgerPageSize;
             }
             catch (Exception exception) when (!stoppingToken.IsCancellationRequested)
@@ -56,6 +55,8 @@ public sealed class SalesLedgerFeed(
                 continue;
             }
 
+            GiveUpOldGaps();
+            readiness.CountedUpTo(_applied.CountedThrough);
             if (caughtUp && !readiness.Ready.IsCompleted)
             {
                 readiness.Complete(_fromCheckpoint, entries);
@@ -63,7 +64,6 @@ public sealed class SalesLedgerFeed(
                     entries, (long)Stopwatch.GetElapsedTime(started).TotalMilliseconds);
             }
 
-            GiveUpOldGaps();
             if (caughtUp && Stopwatch.GetElapsedTime(_lastCheckpoint) >= _options.CheckpointInterval)
             {
                 StartCheckpoint();
@@ -166,7 +166,6 @@ public sealed class SalesLedgerFeed(
     private void GiveUpOldGaps()
     {
         var given = _applied.GiveUpGapsSeenBefore(clock.GetUtcNow() - _options.LedgerGapTimeout);
-        readiness.CountedUpTo(_applied.CountedThrough);
         if (given > 0)
         {
             logger.LogInformation("Gave up {Count} ledger seqs unseen for {Timeout}: transactions that rolled back", given, _options.LedgerGapTimeout);
