@@ -18,6 +18,8 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/apps.sh
+source "$ROOT/scripts/apps.sh"
 cd "$ROOT"
 STORES=${STORES-"32 64 128 256 512"}
 TRANSIENT_STORES=${TRANSIENT_STORES-"256 512"}
@@ -39,8 +41,8 @@ cpu_snapshot() {
     cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || continue
     case $cmd in
       *Supermarket.Api.dll*) name=api ;;
-      *Supermarket.Purchases.dll*) name=writer ;;
-      *Supermarket.Store.dll*) name=aggregator ;;
+      *Supermarket.PurchasesWriter.dll*) name=writer ;;
+      *Supermarket.SalesAggregator.dll*) name=aggregator ;;
       *Supermarket.Ceiling*) name=ceiling ;;
       nginx:*) name=nginx ;;
       *beam.smp*) name=rabbitmq ;;
@@ -91,7 +93,7 @@ system_up() {
   rm -f .local/logs/*.log
   env "${settings[@]}" ./run.sh up "$@" >>"$OUT" 2>&1
   local deadline=$((SECONDS + 600))
-  until grep -q "The sales matrix is ready" .local/logs/Store.log; do
+  until curl -fsS "$(app_url SalesAggregator)/health/ready" >/dev/null 2>&1; do
     ((SECONDS < deadline)) || { echo "the aggregator did not finish its rebuild" >&2; exit 1; }
     sleep 1
   done
@@ -113,7 +115,7 @@ if [ -n "${FRESH:-}" ]; then
   # A new database: the writer creates the schema and a new ledger identity, so the aggregator drops its checkpoint.
   mariadb --defaults-file=.local/mariadb/my.cnf -uroot -e "DROP DATABASE IF EXISTS supermarket; CREATE DATABASE supermarket"
   # Purchases an earlier, interrupted run left for the writer would land in the new database.
-  scripts/services.sh rabbit-delete-queue supermarket.purchases.writer >>"$OUT" 2>&1 || true
+  scripts/services.sh rabbit-delete-app-queues >>"$OUT" 2>&1
 fi
 
 # shellcheck disable=SC2086 # SETTINGS is several words on purpose
@@ -141,12 +143,12 @@ for topology in "${topologies[@]}"; do
 done
 
 if [ -n "${OVERLOAD:-}" ]; then
-  # The limit is a queue argument, fixed when the writer declares the queue: drop the queue before and after.
+  # The limit is a queue argument, fixed when the queue is declared: drop the queues before and after.
   ./run.sh down >>"$OUT" 2>&1 || true
   scripts/services.sh up >>"$OUT" 2>&1
-  scripts/services.sh rabbit-delete-queue supermarket.purchases.writer >>"$OUT" 2>&1 || true
-  system_up Ingest__GroupCommit=true Broker__PersistentDelivery=true "Writer__BacklogLimitMegabytes=${OVERLOAD_LIMIT_MB:-16}"
-  writer=$(cat .local/pids/Purchases.pid)
+  scripts/services.sh rabbit-delete-app-queues >>"$OUT" 2>&1
+  system_up Ingest__GroupCommit=true Broker__PersistentDelivery=true "Broker__WriterBacklogLimitMegabytes=${OVERLOAD_LIMIT_MB:-16}"
+  writer=$(cat .local/pids/PurchasesWriter.pid)
   (sleep "${OVERLOAD_AFTER:-30}"; kill -STOP "$writer"; sleep "${OVERLOAD_PAUSE:-30}"; kill -CONT "$writer") &
   pause=$!
   load "overload: writer paused ${OVERLOAD_PAUSE:-30} s from ${OVERLOAD_AFTER:-30} s, backlog limit ${OVERLOAD_LIMIT_MB:-16} MB, ${OVERLOAD_STORES:-256} stores" \
@@ -154,7 +156,7 @@ if [ -n "${OVERLOAD:-}" ]; then
   wait "$pause"
   ./run.sh down >>"$OUT" 2>&1
   scripts/services.sh up >>"$OUT" 2>&1
-  scripts/services.sh rabbit-delete-queue supermarket.purchases.writer >>"$OUT" 2>&1 || true
+  scripts/services.sh rabbit-delete-app-queues >>"$OUT" 2>&1
 fi
 
 ./run.sh down >>"$OUT" 2>&1

@@ -1,6 +1,7 @@
 # The system's own processes (the API replicas and the two workers), for run.sh and chaos.sh to source.
 # Each runs in the background with its log in .local/logs/<name>.log and its PID in .local/pids/<name>.pid;
-# the names are Api (or Api-1..Api-N behind nginx), Store, Purchases (and Purchases-2..Purchases-M).
+# the names are Api (or Api-1..Api-N behind nginx), SalesAggregator, PurchasesWriter (and PurchasesWriter-2..-M).
+# Each serves /health/live, /health/ready and /metrics on its own port (app_url).
 # shellcheck shell=bash
 
 ROOT=${ROOT:?}
@@ -10,8 +11,6 @@ PIDS=$STATE/pids
 CONFIGURATION=${CONFIGURATION:-Release}
 API_PORT=${API_PORT:-8080}
 API_URL=${API_URL:-http://127.0.0.1:$API_PORT}
-RABBIT_AUTH=${RABBITMQ_USER:-supermarket}:${RABBITMQ_PASSWORD:-supermarket-local}
-RABBIT_API=http://127.0.0.1:${RABBITMQ_MANAGEMENT_PORT:-15672}/api
 # Idle .NET thread-pool workers spin before they sleep; on two cores shared by five busy processes that spinning
 # takes CPU from the others (measured: docs/performance.md). Overridable like any setting.
 export DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=${DOTNET_ThreadPool_UnfairSemaphoreSpinLimit:-0}
@@ -49,8 +48,18 @@ api_names() {
   if ((API_REPLICAS == 0)); then echo Api; else for ((i = 1; i <= API_REPLICAS; i++)); do echo "Api-$i"; done; fi
 }
 api_port() { [ "$1" = Api ] && echo "$API_PORT" || echo $((API_PORT + ${1#Api-})); }
-writer_names() { echo Purchases; for ((i = 2; i <= WRITERS; i++)); do echo "Purchases-$i"; done; }
-project_of() { echo "${1%%-*}"; } # Purchases-2 -> Purchases
+writer_names() { echo PurchasesWriter; for ((i = 2; i <= WRITERS; i++)); do echo "PurchasesWriter-$i"; done; }
+project_of() { echo "${1%%-*}"; } # PurchasesWriter-2 -> PurchasesWriter
+# The workers' ports: appsettings.json gives the aggregator 9101 and the first writer 9111; the others the next ones.
+app_port() { # name
+  case $1 in
+    Api*) api_port "$1" ;;
+    SalesAggregator) echo 9101 ;;
+    PurchasesWriter) echo 9111 ;;
+    PurchasesWriter-*) echo $((9110 + ${1#PurchasesWriter-})) ;;
+  esac
+}
+app_url() { echo "http://127.0.0.1:$(app_port "$1")"; }
 
 build() {
   mkdir -p "$LOGS" "$PIDS"
@@ -66,11 +75,9 @@ start_app() { # name
     return
   fi
   project=$(project_of "$name")
-  [ "$project" = Api ] && args=(--urls "http://127.0.0.1:$(api_port "$name")")
-  # Writers after the first serve their metrics on the next ports (9112, ...): appsettings.json gives the first 9111.
-  [[ $name == Purchases-* ]] && args=(--Metrics:Port "$((9110 + ${name#Purchases-}))")
+  args=(--urls "$(app_url "$name")")
   # The aggregator's checkpoint lives with the rest of the local state, beside the database it was taken from.
-  [ "$project" = Store ] && args=(--Aggregator:CheckpointDirectory "$STATE/store")
+  [ "$project" = SalesAggregator ] && args+=(--Aggregator:CheckpointDirectory "$STATE/store")
   local bin=$ROOT/src/Supermarket.$project/bin/$CONFIGURATION/net10.0
   # The content root is the output folder, where appsettings.json is copied.
   (cd "$bin" && exec setsid dotnet "Supermarket.$project.dll" "${args[@]}" >>"$LOGS/$name.log" 2>&1 </dev/null) &
@@ -96,18 +103,6 @@ require_running() { # names...
   for name in "$@"; do alive "$(pid_of_app "$name")" || die "$name exited; see $LOGS/$name.log"; done
 }
 
-# The API publishes with the mandatory flag, which only proves that some queue took a purchase. So it starts only
-# once the writer's queue is bound to both purchase exchanges.
-wait_for_binding() { # exchange queue
-  local exchange=$1 queue=$2 deadline=$((SECONDS + 120))
-  until curl -fsS -u "$RABBIT_AUTH" "$RABBIT_API/exchanges/%2F/$exchange/bindings/source" 2>/dev/null \
-      | grep -q "\"destination\":\"$queue\""; do
-    require_running Store $(writer_names)
-    ((SECONDS < deadline)) || die "$queue was not bound to $exchange within 120 s; see $LOGS/"
-    sleep 0.5
-  done
-}
-
 wait_ready() { # url names...
   local url=$1 deadline=$((SECONDS + 90)); shift
   until curl -fsS "$url/health/ready" >/dev/null 2>&1; do
@@ -117,12 +112,12 @@ wait_ready() { # url names...
   done
 }
 
+# The writers are ready once their schema is migrated and they consume. Nothing else waits on them (the API binds
+# their queue itself), nor on the aggregator, whose rebuild on a long history may take a while: questions wait for it.
 start_workers() {
   local name
-  for name in $(writer_names) Store; do start_app "$name"; done
-  for exchange in supermarket.purchase-recorded supermarket.purchase-batch-recorded; do
-    wait_for_binding "$exchange" supermarket.purchases.writer
-  done
+  for name in $(writer_names) SalesAggregator; do start_app "$name"; done
+  for name in $(writer_names); do wait_ready "$(app_url "$name")" "$name"; done
 }
 
 start_apis() {

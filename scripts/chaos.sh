@@ -57,16 +57,14 @@ mkdir -p "$OUT"
 "$ROOT/run.sh" up --api-replicas "$API_REPLICAS" --writers "$WRITERS"
 
 mysql_rows() { mariadb --defaults-file="$STATE/mariadb/my.cnf" -uroot -N -e "SELECT COUNT(*) FROM supermarket.purchases" 2>/dev/null || echo 0; }
-queue_consumers() {
-  curl -fsS -u "$RABBIT_AUTH" "$RABBIT_API/queues/%2F/$1" 2>/dev/null | grep -oE '"consumers":[0-9]+' | head -n 1 | cut -d: -f2
-}
+writers_ready() { local name; for name in $(writer_names); do curl -fsS "$(app_url "$name")/health/ready" || return 1; done; }
 
 # Each scenario: the fault, the repair, and a probe that passes once the repaired part works again.
 inject() { # scenario
   case $1 in
     rabbitmq) "$ROOT/scripts/services.sh" rabbit-down ;;
-    writer) stop_app Purchases KILL ;;
-    aggregator) stop_app Store KILL ;;
+    writer) stop_app PurchasesWriter KILL ;;
+    aggregator) stop_app SalesAggregator KILL ;;
     mariadb) "$ROOT/scripts/services.sh" db-down ;;
     api) stop_app Api-1 KILL ;;
     late-retry) ;;
@@ -75,8 +73,8 @@ inject() { # scenario
 repair() { # scenario
   case $1 in
     rabbitmq) "$ROOT/scripts/services.sh" rabbit-up ;;
-    writer) start_app Purchases ;;
-    aggregator) start_app Store ;;
+    writer) start_app PurchasesWriter ;;
+    aggregator) start_app SalesAggregator ;;
     # Rows right after the restart: the writer's next retry (up to 10 s away) makes the count grow.
     mariadb) "$ROOT/scripts/services.sh" db-up; ROWS_AT_REPAIR=$(mysql_rows) ;;
     api) start_app Api-1 ;;
@@ -86,7 +84,7 @@ repair() { # scenario
 recovered() { # scenario
   case $1 in
     rabbitmq) curl -fsS "$API_URL/health/ready" ;;
-    writer) [ "$(queue_consumers supermarket.purchases.writer)" -ge "$WRITERS" ] ;;
+    writer) writers_ready ;;
     aggregator) curl -fsS "$API_URL/items/store/1" ;;
     mariadb) [ "$(mysql_rows)" -gt "$ROWS_AT_REPAIR" ] ;;
     api) curl -fsS "http://127.0.0.1:$(api_port Api-1)/health/ready" ;;

@@ -16,8 +16,14 @@ STATE=${SUPERMARKET_STATE_DIR:-$ROOT/.local}
 
 RABBIT_PORT=${RABBITMQ_PORT:-5672}
 RABBIT_MGMT_PORT=${RABBITMQ_MANAGEMENT_PORT:-15672}
+# Three RabbitMQ users: the applications' (AMQP only, no management tags), a monitoring one that may only read
+# (the load test's queue depths), and an administrator for the tests' and scripts' resets. Loopback only.
 RABBIT_USER=${RABBITMQ_USER:-supermarket}
 RABBIT_PASSWORD=${RABBITMQ_PASSWORD:-supermarket-local}
+RABBIT_MONITOR_USER=${RABBITMQ_MONITOR_USER:-supermarket_monitor}
+RABBIT_MONITOR_PASSWORD=${RABBITMQ_MONITOR_PASSWORD:-supermarket-monitor-local}
+RABBIT_ADMIN_USER=${RABBITMQ_ADMIN_USER:-supermarket_admin}
+RABBIT_ADMIN_PASSWORD=${RABBITMQ_ADMIN_PASSWORD:-supermarket-admin-local}
 DB_PORT=${MYSQL_PORT:-3306}
 DB_NAME=${MYSQL_DATABASE:-supermarket}
 DB_USER=${MYSQL_USER:-supermarket}
@@ -68,7 +74,7 @@ installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok
 
 install_missing() { # packages (default: the broker, the database and the tools this script calls)
   local missing=()
-  [ $# -gt 0 ] || set -- rabbitmq-server mariadb-server mariadb-client curl procps acl
+  [ $# -gt 0 ] || set -- rabbitmq-server mariadb-server mariadb-client curl procps acl jq
   for pkg in "$@"; do
     installed "$pkg" || missing+=("$pkg")
   done
@@ -116,10 +122,17 @@ EOF
   cat >"$RABBIT_DIR/definitions.json" <<EOF
 {
   "vhosts": [{"name": "/"}, {"name": "supermarket-test"}],
-  "users": [{"name": "$RABBIT_USER", "password": "$RABBIT_PASSWORD", "tags": ["administrator"]}],
+  "users": [
+    {"name": "$RABBIT_USER", "password": "$RABBIT_PASSWORD", "tags": []},
+    {"name": "$RABBIT_MONITOR_USER", "password": "$RABBIT_MONITOR_PASSWORD", "tags": ["monitoring"]},
+    {"name": "$RABBIT_ADMIN_USER", "password": "$RABBIT_ADMIN_PASSWORD", "tags": ["administrator"]}
+  ],
   "permissions": [
     {"user": "$RABBIT_USER", "vhost": "/", "configure": ".*", "write": ".*", "read": ".*"},
-    {"user": "$RABBIT_USER", "vhost": "supermarket-test", "configure": ".*", "write": ".*", "read": ".*"}
+    {"user": "$RABBIT_USER", "vhost": "supermarket-test", "configure": ".*", "write": ".*", "read": ".*"},
+    {"user": "$RABBIT_MONITOR_USER", "vhost": "/", "configure": "", "write": "", "read": ".*"},
+    {"user": "$RABBIT_ADMIN_USER", "vhost": "/", "configure": ".*", "write": ".*", "read": ".*"},
+    {"user": "$RABBIT_ADMIN_USER", "vhost": "supermarket-test", "configure": ".*", "write": ".*", "read": ".*"}
   ]
 }
 EOF
@@ -304,10 +317,16 @@ case ${1:-} in
   rabbit-unblock) rabbit_env; /usr/lib/rabbitmq/bin/rabbitmqctl -q set_vm_memory_high_watermark 0.4 ;;
   # Drops a queue with what it holds (a fresh measurement, or a queue whose arguments changed); its owner declares it
   # again when it starts.
-  rabbit-delete-queue) [ $# -ge 2 ] || die "usage: $0 rabbit-delete-queue QUEUE"; rabbit_env; /usr/lib/rabbitmq/bin/rabbitmqctl -q delete_queue "$2" ;;
+  # Every queue of the default vhost, with what it holds: the applications declare theirs again as they start (a
+  # fresh measurement, or a queue argument such as the writer's backlog limit changed).
+  rabbit-delete-app-queues)
+    admin=(-fsS -u "$RABBIT_ADMIN_USER:$RABBIT_ADMIN_PASSWORD")
+    curl "${admin[@]}" "http://127.0.0.1:$RABBIT_MGMT_PORT/api/queues/%2F?columns=name" | jq -r '.[].name | @uri' | while read -r queue; do
+      curl "${admin[@]}" -X DELETE "http://127.0.0.1:$RABBIT_MGMT_PORT/api/queues/%2F/$queue"
+    done ;;
   db-up) install_missing; db_up ;;
   db-down) db_down ;;
   nginx-up) [ $# -ge 3 ] || die "usage: $0 nginx-up PORT UPSTREAM_PORT..."; install_missing nginx; shift; nginx_up "$@" ;;
   nginx-down) nginx_down ;;
-  *) echo "usage: $0 up|down|status|rabbit-up|rabbit-down|rabbit-block|rabbit-unblock|rabbit-delete-queue|db-up|db-down|nginx-up|nginx-down" >&2; exit 2 ;;
+  *) echo "usage: $0 up|down|status|rabbit-up|rabbit-down|rabbit-block|rabbit-unblock|rabbit-delete-app-queues|db-up|db-down|nginx-up|nginx-down" >&2; exit 2 ;;
 esac

@@ -4,7 +4,7 @@ namespace Supermarket.Benchmarks;
 
 /// <summary>
 /// The baseline, as seed report 000 built it: a 2-D int array with a row per item and a column per store, a lock
-/// per item row, and top-K by a min-heap of size K. Kept only to measure <see cref="Supermarket.Sales.SalesMatrix"/>
+/// per item row, and top-K by a min-heap of size K. Kept only to measure <see cref="Supermarket.SalesCounting.SalesMatrix"/>
 /// against.
 /// </summary>
 public sealed class LockedSalesMatrix(int maxItemId, int maxStores)

@@ -1,7 +1,7 @@
 using BenchmarkDotNet.Attributes;
 using BenchmarkDotNet.Configs;
 using Supermarket.Contracts.Purchases;
-using Supermarket.Sales;
+using Supermarket.SalesCounting;
 
 namespace Supermarket.Benchmarks;
 

@@ -57,7 +57,7 @@ public sealed record LoadOptions
     public TimeSpan VerifyTimeout { get; init; } = TimeSpan.FromSeconds(120);
     public string Database { get; init; } =
         "Server=127.0.0.1;Port=3306;Database=supermarket;User ID=supermarket;Password=supermarket-local;SslMode=None";
-    public Uri BrokerManagement { get; init; } = new("http://supermarket:supermarket-local@127.0.0.1:15672/");
+    public Uri BrokerManagement { get; init; } = new("http://supermarket_monitor:supermarket-monitor-local@127.0.0.1:15672/");
     public string BrokerVirtualHost { get; init; } = "/";
 
     public long TotalPurchases => (long)Stores * Hours * PurchasesPerHour;

@@ -1,15 +1,15 @@
 using System.Net.Http.Headers;
 using System.Text;
 using System.Text.Json;
+using Supermarket.Messaging;
 
 namespace Supermarket.LoadTest.Reporting;
 
 /// <summary>Reads how many messages wait in the workers' queues, from RabbitMQ's management API.</summary>
 public sealed class QueueDepths : IDisposable
 {
-    // The queue the Purchases writer consumes (Supermarket.Hosting.Messaging.QueueNames); the Store aggregator
-    // follows the sales ledger in MySQL, so what trails the 201s is this queue.
-    public static readonly string[] Queues = ["supermarket.purchases.writer"];
+    // The Sales aggregator follows the sales ledger in MySQL, so what trails the 201s is the writer's queue.
+    public static readonly string[] Queues = [Topology.PurchasesWriterQueue];
 
     private readonly HttpClient _http;
     private readonly string _virtualHost;

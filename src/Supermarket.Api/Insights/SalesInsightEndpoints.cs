@@ -4,7 +4,7 @@ using Microsoft.Extensions.Options;
 using Supermarket.Api.Problems;
 using Supermarket.Api.Purchases;
 using Supermarket.Contracts.Sales;
-using Supermarket.Hosting.Catalog;
+using Supermarket.Contracts.Catalog;
 
 namespace Supermarket.Api.Insights;
 

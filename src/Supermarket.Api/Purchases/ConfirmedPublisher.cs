@@ -2,7 +2,7 @@ using System.Diagnostics;
 using MassTransit;
 using Microsoft.Extensions.Options;
 using Supermarket.Contracts.Purchases;
-using Supermarket.Hosting.Messaging;
+using Supermarket.Messaging;
 
 namespace Supermarket.Api.Purchases;
 

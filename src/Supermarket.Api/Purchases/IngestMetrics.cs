@@ -1,5 +1,5 @@
 using System.Diagnostics.Metrics;
-using Supermarket.Hosting.Observability;
+using Supermarket.ServiceDefaults.Observability;
 
 namespace Supermarket.Api.Purchases;
 
@@ -15,7 +15,7 @@ public sealed class IngestMetrics
 
     public IngestMetrics(IMeterFactory meters)
     {
-        var meter = meters.Create(MetricsRegistration.MeterName);
+        var meter = meters.Create(TelemetryRegistration.MeterName);
         _answered = meter.CreateCounter<long>("supermarket.purchases.answered", "{purchase}", "POST /purchase answers, by HTTP status (201 = accepted)");
         _publishDuration = meter.CreateHistogram("supermarket.publish.duration", "ms", "From publish to the broker's confirm (or the timeout)",
             advice: HistogramBuckets.Milliseconds);

@@ -2,7 +2,7 @@ using System.Buffers.Text;
 using System.Text.Json;
 using Supermarket.Api.Problems;
 using Supermarket.Contracts.Purchases;
-using Supermarket.Hosting.Catalog;
+using Supermarket.Contracts.Catalog;
 
 namespace Supermarket.Api.Purchases;
 

@@ -1,7 +1,7 @@
 using Microsoft.Extensions.Options;
 using Supermarket.Api.OpenApi;
 using Supermarket.Api.Problems;
-using Supermarket.Hosting.Catalog;
+using Supermarket.Contracts.Catalog;
 
 namespace Supermarket.Api.Purchases;
 

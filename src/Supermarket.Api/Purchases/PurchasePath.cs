@@ -1,6 +1,6 @@
 using System.Globalization;
 using Supermarket.Api.Problems;
-using Supermarket.Hosting.Catalog;
+using Supermarket.Contracts.Catalog;
 
 namespace Supermarket.Api.Purchases;
 

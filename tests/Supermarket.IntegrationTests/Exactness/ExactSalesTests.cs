@@ -1,4 +1,4 @@
-extern alias StoreWorker;
+extern alias Aggregator;
 
 using System.Diagnostics.Metrics;
 using System.Net;
@@ -6,9 +6,9 @@ using System.Net.Http.Json;
 using System.Text.Json;
 using Microsoft.Extensions.DependencyInjection;
 using Supermarket.IntegrationTests.Infrastructure;
-using Supermarket.Sales;
-using StoreWorker::Supermarket.Store;
-using StoreWorker::Supermarket.Store.Sales;
+using Supermarket.SalesCounting;
+using Aggregator::Supermarket.SalesAggregator;
+using Aggregator::Supermarket.SalesAggregator.Questions;
 
 namespace Supermarket.IntegrationTests.Exactness;
 
@@ -187,7 +187,7 @@ public sealed class ExactSalesTests(SupermarketSystem system)
         listener.Start();
         for (var start = 1; start <= 2; start++)
         {
-            using var narrow = await SupermarketSystem.StartWorkerAsync(builder => builder.AddSalesAggregation(), settings);
+            await using var narrow = await SupermarketSystem.StartWorkerAsync(builder => builder.AddSalesAggregation(), settings);
             var readiness = narrow.Services.GetRequiredService<MatrixReadiness>();
             await readiness.Ready.WaitAsync(TimeSpan.FromSeconds(60));
             var matrix = narrow.Services.GetRequiredService<SalesMatrix>();

@@ -1,7 +1,7 @@
 using MassTransit;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
-using Supermarket.Hosting.Messaging;
+using Supermarket.Messaging;
 using Supermarket.IntegrationTests.Infrastructure;
 
 namespace Supermarket.IntegrationTests.Foundation;
@@ -25,7 +25,7 @@ public sealed class BrokerRoundTripTests
     {
         await RealServices.PrepareAsync();
         var received = new TaskCompletionSource<Guid>(TaskCreationOptions.RunContinuationsAsynchronously);
-        using var host = await SupermarketSystem.StartWorkerAsync(builder =>
+        await using var host = await SupermarketSystem.StartWorkerAsync(builder =>
         {
             builder.Services.AddSingleton(received);
             builder.Services.AddSupermarketBus(builder.Configuration,
@@ -33,6 +33,8 @@ public sealed class BrokerRoundTripTests
                 (context, rabbit) => rabbit.ReceiveEndpoint("supermarket.tests.ping", e => e.ConfigureConsumer<PingConsumer>(context)));
         });
 
+        // Ready: the endpoint consumes, so its queue is bound and the message has somewhere to go.
+        await SupermarketSystem.WaitUntilReadyAsync(host);
         var id = Guid.NewGuid();
         await host.Services.GetRequiredService<IBus>().Publish(new Ping(id));
 

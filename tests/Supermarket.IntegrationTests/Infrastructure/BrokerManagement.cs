@@ -3,14 +3,14 @@ using System.Text;
 
 namespace Supermarket.IntegrationTests.Infrastructure;
 
-/// <summary>RabbitMQ's management API, for what a test must change on the broker itself.</summary>
+/// <summary>RabbitMQ's management API, as the administrator, for what a test must change on the broker itself.</summary>
 public static class BrokerManagement
 {
     public static HttpClient Client()
     {
         var http = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{TestSettings.ManagementPort}/api/") };
         http.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Basic",
-            Convert.ToBase64String(Encoding.UTF8.GetBytes($"{TestSettings.User}:{TestSettings.Password}")));
+            Convert.ToBase64String(Encoding.UTF8.GetBytes($"{TestSettings.BrokerAdmin}:{TestSettings.BrokerAdminPassword}")));
         return http;
     }
 

@@ -1,14 +1,16 @@
-extern alias PurchasesWorker;
-extern alias StoreWorker;
+extern alias Writer;
+extern alias Aggregator;
 
 using MassTransit;
+using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
-using PurchasesWorker::Supermarket.Purchases;
-using StoreWorker::Supermarket.Store;
+using Writer::Supermarket.PurchasesWriter;
+using Aggregator::Supermarket.SalesAggregator;
+using Supermarket.ServiceDefaults;
 
 namespace Supermarket.IntegrationTests.Infrastructure;
 
@@ -20,8 +22,8 @@ namespace Supermarket.IntegrationTests.Infrastructure;
 public sealed class SupermarketSystem : IAsyncLifetime
 {
     private ApiFactory? _api;
-    private IHost? _writer;
-    private IHost? _store;
+    private RunningWorker? _writer;
+    private RunningWorker? _store;
     private int _healthProbes;
 
     public HttpClient Api { get; private set; } = null!;
@@ -30,6 +32,11 @@ public sealed class SupermarketSystem : IAsyncLifetime
     public IServiceProvider StoreServices => _store?.Services ?? throw new InvalidOperationException("The aggregator is stopped.");
 
     public IBus Bus => _api!.Services.GetRequiredService<IBus>();
+
+    /// <summary>Where the running writer and aggregator serve their health and metrics.</summary>
+    public Uri WriterUrl => (_writer ?? throw new InvalidOperationException("The writer is stopped.")).Url;
+
+    public Uri AggregatorUrl => (_store ?? throw new InvalidOperationException("The aggregator is stopped.")).Url;
 
     public async Task InitializeAsync()
     {
@@ -47,7 +54,11 @@ public sealed class SupermarketSystem : IAsyncLifetime
         _store = null;
     }
 
-    public async Task StartStoreAsync() => _store ??= await StartWorkerAsync(builder => builder.AddSalesAggregation(), TestSettings.ForAggregator());
+    public async Task StartStoreAsync()
+    {
+        _store ??= await StartWorkerAsync(builder => builder.AddSalesAggregation(), TestSettings.ForAggregator());
+        await WaitUntilReadyAsync(_store);
+    }
 
     public async Task StopWriterAsync()
     {
@@ -55,7 +66,11 @@ public sealed class SupermarketSystem : IAsyncLifetime
         _writer = null;
     }
 
-    public async Task StartWriterAsync() => _writer ??= await StartWorkerAsync(builder => builder.AddPurchaseRecording());
+    public async Task StartWriterAsync()
+    {
+        _writer ??= await StartWorkerAsync(builder => builder.AddPurchaseRecording());
+        await WaitUntilReadyAsync(_writer);
+    }
 
     public async Task DisposeAsync()
     {
@@ -67,27 +82,33 @@ public sealed class SupermarketSystem : IAsyncLifetime
         }
     }
 
-    private static async Task StopAsync(IHost? worker)
+    private static async Task StopAsync(RunningWorker? worker)
     {
         if (worker is not null)
         {
-            await worker.StopAsync();
-            worker.Dispose();
+            await worker.DisposeAsync();
         }
     }
 
-    public static Task<IHost> StartWorkerAsync(Action<IHostApplicationBuilder> add, bool persistent = true) =>
+    public static Task<RunningWorker> StartWorkerAsync(Action<IHostApplicationBuilder> add, bool persistent = true) =>
         StartWorkerAsync(add, TestSettings.For(persistent));
 
-    public static async Task<IHost> StartWorkerAsync(Action<IHostApplicationBuilder> add, Dictionary<string, string?> settings)
+    /// <summary>A worker as its Program.cs hosts it (service defaults, its services, the default endpoints), on
+    /// a port of its own. By default the start waits for its bus: MassTransit cannot stop a bus that is still
+    /// starting ("Failed to stop bus (Not Started)"), which then starts anyway and consumes with its host's services
+    /// disposed (found: a test's aggregator, stopped right after its rebuild, faulted a later test's questions).</summary>
+    public static async Task<RunningWorker> StartWorkerAsync(
+        Action<IHostApplicationBuilder> add, Dictionary<string, string?> settings, bool untilBusStarted = true)
     {
-        var builder = Host.CreateApplicationBuilder();
+        var builder = WebApplication.CreateSlimBuilder();
         builder.Configuration.AddInMemoryCollection(settings);
-        builder.Services.Configure<MassTransitHostOptions>(host => host.WaitUntilStarted = true);
+        builder.Services.Configure<MassTransitHostOptions>(host => host.WaitUntilStarted = untilBusStarted);
+        builder.AddServiceDefaults();
         add(builder);
-        var host = builder.Build();
-        await host.StartAsync();
-        return host;
+        var app = builder.Build();
+        app.MapDefaultEndpoints();
+        await app.StartAsync();
+        return new RunningWorker(app);
     }
 
     /// <summary>
@@ -109,11 +130,17 @@ public sealed class SupermarketSystem : IAsyncLifetime
         Assert.Equal(expected, counted);
     }
 
+    public static async Task WaitUntilReadyAsync(RunningWorker worker)
+    {
+        using var http = new HttpClient { BaseAddress = worker.Url };
+        await WaitUntilReadyAsync(http);
+    }
+
     public static async Task WaitUntilReadyAsync(HttpClient api)
     {
         var ready = await Eventually.UntilAsync(
             async () => (await api.GetAsync("/health/ready")).IsSuccessStatusCode, ok => ok, TimeSpan.FromSeconds(30));
-        Assert.True(ready, "The API did not report ready (connected to RabbitMQ) within 30 s.");
+        Assert.True(ready, $"{api.BaseAddress} did not report ready within 30 s.");
     }
 
     public sealed class ApiFactory(Dictionary<string, string?> settings) : WebApplicationFactory<Program>

@@ -1,6 +1,8 @@
+extern alias Writer;
+
 using Dapper;
 using MySql.Data.MySqlClient;
-using Supermarket.Hosting.Database;
+using Writer::Supermarket.PurchasesWriter.Storage;
 
 namespace Supermarket.IntegrationTests.Infrastructure;
 

@@ -13,6 +13,11 @@ public static class TestSettings
     public const string User = "supermarket";
     public const string Password = "supermarket-local";
 
+    /// <summary>The broker's administrator (scripts/services.sh), for what the tests reset; the applications' user
+    /// has no management rights.</summary>
+    public const string BrokerAdmin = "supermarket_admin";
+    public const string BrokerAdminPassword = "supermarket-admin-local";
+
     public static readonly string CheckpointDirectory = Path.Combine(Path.GetTempPath(), $"supermarket-tests-{Environment.ProcessId}");
 
     /// <summary>The aggregator's database user (scripts/services.sh): SELECT only.</summary>
@@ -51,7 +56,7 @@ public static class TestSettings
         // A folder of this test run's own: a checkpoint from another run names another database and would be
         // ignored anyway, but would cost a rebuild.
         ["Aggregator:CheckpointDirectory"] = CheckpointDirectory,
-        // Several workers run at once in the tests, beside ./run.sh's: no fixed metrics ports.
-        ["Metrics:Port"] = "0",
+        // Several workers run at once in the tests, beside ./run.sh's: no fixed ports for their health and metrics.
+        ["Urls"] = "http://127.0.0.1:0",
     };
 }

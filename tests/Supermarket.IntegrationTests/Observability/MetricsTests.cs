@@ -1,8 +1,7 @@
-extern alias PurchasesWorker;
+extern alias Writer;
 
 using System.Net;
-using System.Net.Sockets;
-using PurchasesWorker::Supermarket.Purchases;
+using Writer::Supermarket.PurchasesWriter;
 using Supermarket.IntegrationTests.Infrastructure;
 
 namespace Supermarket.IntegrationTests.Observability;
@@ -26,16 +25,11 @@ public sealed class MetricsTests(SupermarketSystem system)
     }
 
     [Fact]
-    public async Task A_writer_serves_its_batches_on_its_metrics_port()
+    public async Task A_writer_serves_its_batches_on_its_metrics_endpoint()
     {
-        var port = FreePort();
-        // A second writer, competing with the collection's own for the purchases, with a metrics port.
-        using var writer = await SupermarketSystem.StartWorkerAsync(builder =>
-        {
-            builder.Configuration["Metrics:Port"] = port.ToString(System.Globalization.CultureInfo.InvariantCulture);
-            builder.AddPurchaseRecording();
-        });
-        using var http = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{port}") };
+        // A second writer, competing with the collection's own for the purchases.
+        await using var writer = await SupermarketSystem.StartWorkerAsync(builder => builder.AddPurchaseRecording());
+        using var http = new HttpClient { BaseAddress = writer.Url };
 
         var text = await Eventually.UntilAsync(async () =>
         {
@@ -46,12 +40,5 @@ public sealed class MetricsTests(SupermarketSystem system)
         Assert.Matches(@"(?m)^supermarket_writer_purchases_stored_total [1-9]", text);
         Assert.Matches(@"(?m)^supermarket_writer_write_duration_ms_count [1-9]", text);
         await writer.StopAsync();
-    }
-
-    private static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 }

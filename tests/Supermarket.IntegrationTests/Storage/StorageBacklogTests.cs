@@ -1,12 +1,12 @@
-extern alias PurchasesWorker;
+extern alias Writer;
 
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
-using PurchasesWorker::Supermarket.Purchases;
-using Supermarket.Hosting.Messaging;
+using Writer::Supermarket.PurchasesWriter;
+using Supermarket.Messaging;
 using Supermarket.IntegrationTests.Infrastructure;
 
 namespace Supermarket.IntegrationTests.Storage;
@@ -20,15 +20,15 @@ public sealed class StorageBacklogTests(SupermarketSystem system)
     public async Task With_the_writer_stopped_the_backlog_fills_to_its_limit_then_POSTs_get_503_and_every_201_is_stored_later()
     {
         var settings = TestSettings.For();
-        settings["Writer:BacklogLimitMegabytes"] = "1";
+        settings["Broker:WriterBacklogLimitMegabytes"] = "1";
         await system.StopWriterAsync();
-        // The limit is an argument of the queue, fixed when it is declared: a writer with the small one declares it
-        // anew, and is stopped at once, so nothing drains the queue.
-        await BrokerManagement.DeleteQueueAsync(QueueNames.PurchaseWriter);
-        using (var declaring = await SupermarketSystem.StartWorkerAsync(builder => builder.AddPurchaseRecording(), settings))
-        {
-            await declaring.StopAsync();
-        }
+        // The limit is an argument of the queue, fixed when it is declared. With the queue gone and no writer
+        // running, an API given the small limit declares it anew with its first publish and binds it to the fanout:
+        // a purchase accepted before its writer ever started waits for it (the 201s below), none goes nowhere.
+        await BrokerManagement.DeleteQueueAsync(Topology.PurchasesWriterQueue);
+        await using var api = new SupermarketSystem.ApiFactory(settings);
+        using var client = api.CreateClient();
+        await SupermarketSystem.WaitUntilReadyAsync(client);
 
         var accepted = new ConcurrentBag<Guid>();
         var refused = new ConcurrentBag<(TimeSpan Took, TimeSpan? RetryAfter)>();
@@ -40,7 +40,7 @@ public sealed class StorageBacklogTests(SupermarketSystem system)
             while (Interlocked.Increment(ref sent) <= 4_000 && refused.IsEmpty)
             {
                 var started = Stopwatch.GetTimestamp();
-                using var response = await Purchases.PostAsync(system.Api, $"/purchase/497/customer/{worker + 1}/date/20210101", body);
+                using var response = await Purchases.PostAsync(client, $"/purchase/497/customer/{worker + 1}/date/20210101", body);
                 if (response.StatusCode == HttpStatusCode.Created)
                 {
                     accepted.Add((await response.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("purchaseId").GetGuid());
@@ -59,7 +59,7 @@ public sealed class StorageBacklogTests(SupermarketSystem system)
         // Refused by the broker at once, not after the publish timeout.
         Assert.Contains(refused, refusal => refusal.Took < TimeSpan.FromSeconds(2));
 
-        using (var draining = await SupermarketSystem.StartWorkerAsync(builder => builder.AddPurchaseRecording(), settings))
+        await using (var draining = await SupermarketSystem.StartWorkerAsync(builder => builder.AddPurchaseRecording(), settings))
         {
             var ids = accepted.ToArray();
             var stored = await Eventually.UntilAsync(async () => await StoredAsync(ids), count => count == ids.Length, TimeSpan.FromSeconds(60));
@@ -68,7 +68,7 @@ public sealed class StorageBacklogTests(SupermarketSystem system)
         }
 
         // The queue is empty again; the other tests' writer declares it with the default limit.
-        await BrokerManagement.DeleteQueueAsync(QueueNames.PurchaseWriter);
+        await BrokerManagement.DeleteQueueAsync(Topology.PurchasesWriterQueue);
         await system.StartWriterAsync();
         await system.WaitUntilHealthyAsync();
     }

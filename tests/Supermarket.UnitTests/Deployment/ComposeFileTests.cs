@@ -1,16 +1,16 @@
-extern alias PurchasesWorker;
-extern alias StoreWorker;
+extern alias Writer;
+extern alias Aggregator;
 
 using System.Reflection;
 using System.Text.RegularExpressions;
-using PurchasesWorker::Supermarket.Purchases.Recording;
-using StoreWorker::Supermarket.Store.Sales;
+using Writer::Supermarket.PurchasesWriter.Recording;
+using Aggregator::Supermarket.SalesAggregator.Questions;
 using Supermarket.Api.Insights;
 using Supermarket.Api.Purchases;
-using Supermarket.Hosting.Catalog;
-using Supermarket.Hosting.Database;
-using Supermarket.Hosting.Messaging;
-using Supermarket.Hosting.Observability;
+using Supermarket.Contracts.Catalog;
+using Supermarket.Database;
+using Supermarket.Messaging;
+using Supermarket.ServiceDefaults.Observability;
 
 namespace Supermarket.UnitTests.Deployment;
 
@@ -21,10 +21,10 @@ public sealed partial class ComposeFileTests
     private static readonly Dictionary<string, Type> OptionsBySection = new[]
     {
         typeof(BrokerOptions), typeof(DatabaseOptions), typeof(CatalogOptions), typeof(IngestOptions),
-        typeof(InsightOptions), typeof(WriterOptions), typeof(AggregatorOptions), typeof(MetricsOptions),
+        typeof(InsightOptions), typeof(WriterOptions), typeof(AggregatorOptions), typeof(TelemetryOptions),
     }.ToDictionary(type => (string)type.GetField("Section")!.GetValue(null)!);
 
-    private static readonly string[] Lines = File.ReadAllLines(Path.Combine(RepositoryRoot(), "docker", "compose.yaml"));
+    private static readonly string[] Lines = ComposeFile.Lines;
 
     [Fact]
     public void Every_Section__Setting_in_the_compose_file_is_a_setting_the_code_reads()
@@ -44,31 +44,34 @@ public sealed partial class ComposeFileTests
     public void Three_APIs_two_writers_and_one_aggregator_run_behind_nginx()
     {
         Assert.Equal(3, Replicas("api"));
-        Assert.Equal(2, Replicas("purchases"));
-        Assert.Equal(1, Replicas("store"));
+        Assert.Equal(2, Replicas("purchases-writer"));
+        Assert.Equal(1, Replicas("sales-aggregator"));
         Assert.Contains(Lines, line => line.Trim() == "nginx:");
         Assert.Contains(Lines, line => line.Contains("Broker__QuorumQueues: \"true\"", StringComparison.Ordinal));
         Assert.DoesNotContain(Lines, line => line.Contains("guest", StringComparison.OrdinalIgnoreCase));
     }
 
-    private static int Replicas(string service)
+    [Theory]
+    [InlineData("api")]
+    [InlineData("purchases-writer")]
+    [InlineData("sales-aggregator")]
+    public void Each_application_service_is_restarted_and_checked_on_its_readiness_endpoint(string service)
+    {
+        var block = Service(service);
+        Assert.Contains(block, line => line.Trim() == "restart: unless-stopped");
+        Assert.Contains(block, line => line.Trim() == "healthcheck: *ready");
+        Assert.Contains(Lines, line => line.Contains("GET /health/ready", StringComparison.Ordinal));
+    }
+
+    private static int Replicas(string service) =>
+        int.Parse(Service(service).Select(line => Replica().Match(line)).Single(m => m.Success).Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture);
+
+    private static string[] Service(string service)
     {
         var start = Array.FindIndex(Lines, line => line == $"  {service}:");
         Assert.True(start >= 0, $"no service {service}");
         var end = Array.FindIndex(Lines, start + 1, line => ServiceHeader().IsMatch(line));
-        var block = Lines[start..(end < 0 ? Lines.Length : end)];
-        return int.Parse(block.Select(line => Replica().Match(line)).Single(m => m.Success).Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture);
-    }
-
-    private static string RepositoryRoot()
-    {
-        var directory = new DirectoryInfo(AppContext.BaseDirectory);
-        while (directory is not null && !File.Exists(Path.Combine(directory.FullName, "Supermarket.sln")))
-        {
-            directory = directory.Parent;
-        }
-
-        return directory?.FullName ?? throw new InvalidOperationException("Supermarket.sln not found above the test folder.");
+        return Lines[start..(end < 0 ? Lines.Length : end)];
     }
 
     [GeneratedRegex(@"^\s+([A-Z][A-Za-z]+)__([A-Za-z]+):")]

@@ -1,7 +1,7 @@
 using System.Text;
 using Supermarket.Api.Purchases;
 using Supermarket.Contracts.Purchases;
-using Supermarket.Hosting.Catalog;
+using Supermarket.Contracts.Catalog;
 
 namespace Supermarket.UnitTests.Ingest;
 

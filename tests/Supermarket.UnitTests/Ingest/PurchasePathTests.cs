@@ -1,5 +1,5 @@
 using Supermarket.Api.Purchases;
-using Supermarket.Hosting.Catalog;
+using Supermarket.Contracts.Catalog;
 
 namespace Supermarket.UnitTests.Ingest;
 

@@ -1,7 +1,7 @@
 using System.Diagnostics.Metrics;
 using OpenTelemetry;
 using OpenTelemetry.Metrics;
-using Supermarket.Hosting.Observability;
+using Supermarket.ServiceDefaults.Observability;
 
 namespace Supermarket.UnitTests.Observability;
 

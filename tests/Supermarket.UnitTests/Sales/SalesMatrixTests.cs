@@ -1,6 +1,6 @@
 using Supermarket.Contracts.Ledger;
 using Supermarket.Contracts.Purchases;
-using Supermarket.Sales;
+using Supermarket.SalesCounting;
 
 namespace Supermarket.UnitTests.Sales;
 

@@ -1,6 +1,6 @@
-extern alias StoreWorker;
+extern alias Aggregator;
 
-using StoreWorker::Supermarket.Store.Ledger;
+using Aggregator::Supermarket.SalesAggregator.Ledger;
 
 namespace Supermarket.UnitTests.Store;
 

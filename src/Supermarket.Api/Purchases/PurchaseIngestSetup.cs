@@ -1,0 +1,39 @@
+using MassTransit;
+using Supermarket.Contracts.Catalog;
+using Supermarket.Contracts.Purchases;
+using Supermarket.Contracts.Sales;
+using Supermarket.Messaging;
+using Supermarket.ServiceDefaults.Configuration;
+
+namespace Supermarket.Api.Purchases;
+
+public static class PurchaseIngestSetup
+{
+    /// <summary>What POST /purchase needs: validation bounds, the batcher that groups concurrent purchases into one
+    /// confirmed publish, Idempotency-Key claims, and the bus, with request clients for the workers' questions.</summary>
+    public static IHostApplicationBuilder AddPurchaseIngest(this IHostApplicationBuilder builder)
+    {
+        builder.Services.AddValidatedOptions<CatalogOptions>(builder.Configuration, CatalogOptions.Section);
+        builder.Services.AddValidatedOptions<IngestOptions>(builder.Configuration, IngestOptions.Section);
+        builder.Services.AddSingleton<IngestMetrics>();
+        builder.Services.AddSingleton<ConfirmedPublisher>();
+        builder.Services.AddSingleton<PurchaseBatcher>();
+        builder.Services.AddHostedService(services => services.GetRequiredService<PurchaseBatcher>());
+        builder.Services.AddSingleton<PurchaseIngest>();
+        builder.Services.AddScoped<IdempotencyKeyClaims>();
+        builder.Services.AddSingleton<BrokerConnection>();
+        builder.Services.AddSupermarketBus(builder.Configuration, bus =>
+        {
+            var questions = Topology.Address(Topology.SalesQuestionsQueue);
+            bus.AddRequestClient<TopItemsForStore>(questions);
+            bus.AddRequestClient<TopStoresForItem>(questions);
+            bus.AddRequestClient<ClaimIdempotencyKey>(Topology.Address(Topology.IdempotencyKeysQueue));
+        },
+        // A bus that only publishes reports itself healthy with the broker gone (MassTransit issue #2716), and this
+        // bus's response endpoint starts only with the first question. This empty, temporary endpoint makes the bus's
+        // health, hence /health/ready and BrokerConnection, follow the connection from the start.
+        (_, rabbit) => rabbit.ReceiveEndpoint(new TemporaryEndpointDefinition("connection"), KebabCaseEndpointNameFormatter.Instance,
+            endpoint => endpoint.ConfigureConsumeTopology = false));
+        return builder;
+    }
+}

@@ -1,0 +1,81 @@
+using MassTransit;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
+using Supermarket.Contracts.Purchases;
+using Supermarket.ServiceDefaults.Configuration;
+
+namespace Supermarket.Messaging;
+
+public static class BusRegistration
+{
+    /// <summary>
+    /// MassTransit over RabbitMQ, configured the same way in every process: publisher confirms on, compact JSON, the
+    /// purchase fanouts named by <see cref="Topology"/>, and each process's consumers on the endpoints their
+    /// definitions name, shaped by <see cref="Topology"/>.
+    /// </summary>
+    public static IServiceCollection AddSupermarketBus(
+        this IServiceCollection services,
+        IConfiguration configuration,
+        Action<IBusRegistrationConfigurator>? registerConsumers = null,
+        Action<IBusRegistrationContext, IRabbitMqBusFactoryConfigurator>? configureBus = null)
+    {
+        services.AddValidatedOptions<BrokerOptions>(configuration, BrokerOptions.Section);
+        services.AddMassTransit(bus =>
+        {
+            // There is no network beyond the registries here, and nothing should phone home from a store's data.
+            bus.DisableUsageTelemetry();
+            registerConsumers?.Invoke(bus);
+            bus.AddConfigureEndpointsCallback((context, queue, endpoint) =>
+            {
+                if (endpoint is IRabbitMqReceiveEndpointConfigurator rabbit)
+                {
+                    var broker = context.GetRequiredService<IOptions<BrokerOptions>>().Value;
+                    if (queue == Topology.PurchasesWriterQueue)
+                    {
+                        Topology.ShapeWriterQueue(rabbit, broker);
+                    }
+                    else
+                    {
+                        Topology.ShapeWorkerQueue(rabbit, broker);
+                    }
+                }
+            });
+            bus.UsingRabbitMq((context, rabbit) =>
+            {
+                var broker = context.GetRequiredService<IOptions<BrokerOptions>>().Value;
+                rabbit.Host(broker.Host, (ushort)broker.Port, broker.VirtualHost, host =>
+                {
+                    host.Username(broker.Username);
+                    host.Password(broker.Password);
+                    host.PublisherConfirmation = true;
+                });
+                // MassTransit writes its envelope indented by default: a 100-purchase batch doubles in size, and every
+                // byte is parsed, persisted and sent again by the broker (docs/performance.md, "Levers").
+                rabbit.ConfigureJsonSerializerOptions(json =>
+                {
+                    json.WriteIndented = false;
+                    return json;
+                });
+                PublishToTheWriter<PurchaseRecorded>(rabbit, Topology.PurchasesExchange, broker);
+                PublishToTheWriter<PurchaseBatchRecorded>(rabbit, Topology.PurchaseBatchesExchange, broker);
+                configureBus?.Invoke(context, rabbit);
+                rabbit.ConfigureEndpoints(context);
+            });
+        });
+        return services;
+    }
+
+    /// <summary>
+    /// Purchases go to a named fanout, and whoever publishes there first declares the writer's queue and binds it:
+    /// a purchase accepted before the writer ever started waits for it in its queue instead of being dropped by an
+    /// exchange with nothing bound. No process has to wait for another to start first.
+    /// </summary>
+    private static void PublishToTheWriter<T>(IRabbitMqBusFactoryConfigurator rabbit, string exchange, BrokerOptions broker)
+        where T : class
+    {
+        rabbit.Message<T>(message => message.SetEntityName(exchange));
+        rabbit.Publish<T>(publish => publish.BindQueue(exchange, Topology.PurchasesWriterQueue,
+            queue => Topology.ShapeWriterQueue(queue, broker)));
+    }
+}

@@ -1,0 +1,47 @@
+using MassTransit;
+
+namespace Supermarket.Messaging;
+
+/// <summary>
+/// Every exchange and queue of the system, and the shape each queue is declared with. Whoever declares a queue first
+/// (the worker that consumes it, or the API publishing into it before that worker ever ran) declares it the same way:
+/// RabbitMQ refuses a second declaration with other arguments.
+/// </summary>
+public static class Topology
+{
+    /// <summary>The fanout every purchase published one by one goes to (Ingest:GroupCommit false).</summary>
+    public const string PurchasesExchange = "supermarket.purchase-recorded";
+
+    /// <summary>The fanout the API's groups of concurrent purchases go to.</summary>
+    public const string PurchaseBatchesExchange = "supermarket.purchase-batch-recorded";
+
+    /// <summary>The Purchases writer's queue, bound to both purchase fanouts.</summary>
+    public const string PurchasesWriterQueue = "supermarket.purchases.writer";
+
+    /// <summary>The writer answers Idempotency-Key claims here, apart from the purchases, so a claim never waits
+    /// behind a backlog.</summary>
+    public const string IdempotencyKeysQueue = "supermarket.purchases.idempotency-keys";
+
+    /// <summary>The Sales aggregator answers top-N questions here.</summary>
+    public const string SalesQuestionsQueue = "supermarket.store.sales-queries";
+
+    public static Uri Address(string queue) => new($"queue:{queue}");
+
+    /// <summary>The shape of every worker queue: quorum queues where a cluster replicates them.</summary>
+    public static void ShapeWorkerQueue(IRabbitMqQueueConfigurator queue, BrokerOptions broker)
+    {
+        if (broker.QuorumQueues)
+        {
+            queue.SetQuorumQueue();
+        }
+    }
+
+    /// <summary>The writer's queue is also bounded: beyond <see cref="BrokerOptions.WriterBacklogLimitMegabytes"/>
+    /// RabbitMQ refuses the publish (nack), and the API answers 503 at once instead of the lag growing without bound.</summary>
+    public static void ShapeWriterQueue(IRabbitMqQueueConfigurator queue, BrokerOptions broker)
+    {
+        ShapeWorkerQueue(queue, broker);
+        queue.SetQueueArgument("x-max-length-bytes", broker.WriterBacklogLimitMegabytes * 1024L * 1024L);
+        queue.SetQueueArgument("x-overflow", "reject-publish");
+    }
+}

@@ -1,0 +1,36 @@
+using MassTransit;
+using Microsoft.Extensions.Options;
+using Supermarket.Database;
+using Supermarket.Messaging;
+using Supermarket.PurchasesWriter.IdempotencyKeys;
+using Supermarket.PurchasesWriter.Recording;
+using Supermarket.PurchasesWriter.Storage;
+using Supermarket.ServiceDefaults.Configuration;
+
+namespace Supermarket.PurchasesWriter;
+
+public static class PurchaseRecordingSetup
+{
+    /// <summary>Everything the Purchases writer runs: schema migration, then the purchase consumers and the
+    /// idempotency-key claims, on the queues their definitions name.
+    /// A method of its own so the integration tests host exactly what Program.cs hosts.</summary>
+    public static IHostApplicationBuilder AddPurchaseRecording(this IHostApplicationBuilder builder)
+    {
+        // Hosted services start in registration order: the schema is in place before the bus starts consuming.
+        builder.Services.AddValidatedOptions<DatabaseOptions>(builder.Configuration, DatabaseOptions.Section);
+        builder.Services.AddHostedService<SchemaMigration>();
+        builder.Services.AddValidatedOptions<WriterOptions>(builder.Configuration, WriterOptions.Section)
+            .Validate<IOptions<DatabaseOptions>>(
+                (writer, database) => 2 * writer.BatchConcurrency <= database.Value.MaxConnections,
+                "Writer:BatchConcurrency must be at most half of Database:MaxConnections: each batch in flight holds a connection, and so does each idempotency-key claim.");
+        builder.Services.AddSingleton<WriterMetrics>();
+        builder.Services.AddSingleton<PurchaseWriter>();
+        builder.Services.AddSupermarketBus(builder.Configuration, bus =>
+        {
+            bus.AddConsumer<PurchaseRecordedConsumer, PurchaseRecordedConsumerDefinition>();
+            bus.AddConsumer<PurchaseBatchRecordedConsumer, PurchaseBatchRecordedConsumerDefinition>();
+            bus.AddConsumer<IdempotencyKeyClaims, IdempotencyKeyClaimsDefinition>();
+        });
+        return builder;
+    }
+}

@@ -1,0 +1,40 @@
+using System.Diagnostics.Metrics;
+using Supermarket.ServiceDefaults.Observability;
+
+namespace Supermarket.PurchasesWriter.Recording;
+
+/// <summary>What the writer measures: purchases per transaction, how long a write took, purchases stored and found
+/// stored already, and failed attempts (each retried).</summary>
+public sealed class WriterMetrics
+{
+    private readonly Histogram<int> _batchSize;
+    private readonly Histogram<double> _writeDuration;
+    private readonly Counter<long> _stored;
+    private readonly Counter<long> _alreadyStored;
+    private readonly Counter<long> _failures;
+
+    public WriterMetrics(IMeterFactory meters)
+    {
+        var meter = meters.Create(TelemetryRegistration.MeterName);
+        _batchSize = meter.CreateHistogram("supermarket.writer.batch.size", "{purchase}", "Purchases per transaction",
+            advice: HistogramBuckets.Purchases);
+        _writeDuration = meter.CreateHistogram("supermarket.writer.write.duration", "ms", "One transaction: purchases, lines and their sales ledger entry",
+            advice: HistogramBuckets.Milliseconds);
+        _stored = meter.CreateCounter<long>("supermarket.writer.purchases.stored", "{purchase}", "Purchases newly stored");
+        _alreadyStored = meter.CreateCounter<long>("supermarket.writer.purchases.already_stored", "{purchase}", "Purchases delivered again and left as they were");
+        _failures = meter.CreateCounter<long>("supermarket.writer.failures", "{batch}", "Attempts to write a batch that failed");
+    }
+
+    public void Stored(int delivered, int stored, TimeSpan took)
+    {
+        _batchSize.Record(delivered);
+        _writeDuration.Record(took.TotalMilliseconds);
+        _stored.Add(stored);
+        if (stored < delivered)
+        {
+            _alreadyStored.Add(delivered - stored);
+        }
+    }
+
+    public void Failed() => _failures.Add(1);
+}

@@ -1,0 +1,38 @@
+using System.ComponentModel.DataAnnotations;
+
+namespace Supermarket.PurchasesWriter.Recording;
+
+/// <summary>How the writer batches purchases into transactions. Section <c>Writer</c>.</summary>
+public sealed class WriterOptions
+{
+    public const string Section = "Writer";
+
+    /// <summary>Purchases per transaction when the API publishes them one by one (Ingest:GroupCommit false).</summary>
+    [Range(1, 1000)]
+    public int BatchSize { get; set; } = 100;
+
+    /// <summary>The API's groups (one message each, up to Ingest:MaxBatchSize purchases) stored per transaction.</summary>
+    [Range(1, 100)]
+    public int GroupsPerTransaction { get; set; } = 4;
+
+    /// <summary>How long a partial batch waits for more purchases (or groups) before it is written anyway.</summary>
+    [Range(typeof(TimeSpan), "00:00:00.001", "00:00:10")]
+    public TimeSpan BatchTimeLimit { get; set; } = TimeSpan.FromMilliseconds(50);
+
+    /// <summary>Batches written at once; each holds one connection, so it must not exceed Database:MaxConnections.</summary>
+    [Range(1, 64)]
+    public int BatchConcurrency { get; set; } = 4;
+
+    /// <summary>Retries of a batch that failed to write before it goes to the error queue. With the default interval
+    /// cap that is about four minutes, long enough to ride out a database restart.</summary>
+    [Range(0, 1000)]
+    public int RetryLimit { get; set; } = 30;
+
+    /// <summary>The longest wait between retries (they start at 100 ms and grow).</summary>
+    [Range(typeof(TimeSpan), "00:00:00.100", "00:10:00")]
+    public TimeSpan RetryMaxInterval { get; set; } = TimeSpan.FromSeconds(10);
+
+    /// <summary>Messages the broker sends ahead: enough to fill every concurrent batch, and the next ones while those
+    /// commit.</summary>
+    public int PrefetchCount => Math.Max(BatchSize, GroupsPerTransaction) * BatchConcurrency * 2;
+}

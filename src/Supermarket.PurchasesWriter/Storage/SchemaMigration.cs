@@ -1,0 +1,113 @@
+using Dapper;
+using Microsoft.Extensions.Options;
+using MySql.Data.MySqlClient;
+using Supermarket.Contracts.Ledger;
+using Supermarket.Database;
+
+namespace Supermarket.PurchasesWriter.Storage;
+
+/// <summary>
+/// Brings the schema up to date before the writer consumes anything: each numbered script in Storage/Migrations
+/// that <c>schema_versions</c> does not list yet is applied, in order, and then listed. Only the writer does this: it
+/// owns the tables. Writers that start together take turns through a named lock, so each script runs once.
+/// </summary>
+public sealed class SchemaMigration(IOptions<DatabaseOptions> options, ILogger<SchemaMigration> logger) : IHostedService
+{
+    private const string MigrationsFolder = "Supermarket.PurchasesWriter.Storage.Migrations.";
+    private const int LinesPerBackfillEntry = 50_000;
+
+    public async Task StartAsync(CancellationToken cancellationToken)
+    {
+        var connectionString = new MySqlConnectionStringBuilder(options.Value.PooledConnectionString()) { DefaultCommandTimeout = 3600 };
+        await using var connection = new MySqlConnection(connectionString.ConnectionString);
+        await connection.OpenAsync(cancellationToken);
+        await connection.ExecuteScalarAsync<int>("SELECT GET_LOCK('supermarket_schema', 600)");
+        try
+        {
+            await connection.ExecuteAsync("""
+                SET SESSION sql_notes = 0;
+                CREATE TABLE IF NOT EXISTS schema_versions (
+                    version    INT          NOT NULL,
+                    name       VARCHAR(200) NOT NULL,
+                    applied_at DATETIME(6)  NOT NULL,
+                    PRIMARY KEY (version)
+                ) ENGINE = InnoDB;
+                """);
+            var applied = (await connection.QueryAsync<int>("SELECT version FROM schema_versions")).ToHashSet();
+            foreach (var (version, name) in Migrations().Where(m => !applied.Contains(m.Version)))
+            {
+                var started = DateTime.UtcNow;
+                await connection.ExecuteAsync(new CommandDefinition(Read(name), cancellationToken: cancellationToken));
+                if (version == 1)
+                {
+                    await BackfillLedgerAsync(connection, cancellationToken);
+                }
+
+                await connection.ExecuteAsync("INSERT INTO schema_versions (version, name, applied_at) VALUES (@version, @name, UTC_TIMESTAMP(6))",
+                    new { version, name });
+                logger.LogInformation("Applied schema migration {Name} in {Seconds:F1} s", name, (DateTime.UtcNow - started).TotalSeconds);
+            }
+        }
+        finally
+        {
+            await connection.ExecuteScalarAsync<int>("SELECT RELEASE_LOCK('supermarket_schema')");
+        }
+    }
+
+    public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+
+    /// <summary>The embedded scripts, by the number their file name starts with.</summary>
+    public static IReadOnlyList<(int Version, string Name)> Migrations() =>
+        [.. typeof(SchemaMigration).Assembly.GetManifestResourceNames()
+            .Where(resource => resource.StartsWith(MigrationsFolder, StringComparison.Ordinal))
+            .Select(resource => resource[MigrationsFolder.Length..])
+            .Select(name => (Version: int.Parse(name[..name.IndexOf('_', StringComparison.Ordinal)], System.Globalization.CultureInfo.InvariantCulture), Name: name))
+            .OrderBy(migration => migration.Version)];
+
+    /// <summary>A database from before the ledger holds purchases no entry covers: their sums become the first
+    /// entries, in one transaction with nothing else writing (the writer has not started consuming yet). Part of
+    /// migration 1, which created the ledger; it reads the lines where they were then, in purchase_items.</summary>
+    private async Task BackfillLedgerAsync(MySqlConnection connection, CancellationToken cancellationToken)
+    {
+        var ledgerEmpty = await connection.ExecuteScalarAsync<long>("SELECT COUNT(*) FROM (SELECT seq FROM sales_ledger LIMIT 1) AS l") == 0;
+        var purchases = ledgerEmpty ? await connection.ExecuteScalarAsync<long>("SELECT COUNT(*) FROM purchases") : 0;
+        if (purchases == 0)
+        {
+            return;
+        }
+
+        await using var transaction = await connection.BeginTransactionAsync(cancellationToken);
+        var lines = new List<SaleLine>(LinesPerBackfillEntry);
+        var entries = new List<byte[]>();
+        await foreach (var (store, item, units) in connection.QueryUnbufferedAsync<(int, int, decimal)>(
+            "SELECT p.store_id, i.item_id, SUM(i.quantity) FROM purchase_items i JOIN purchases p ON p.id = i.purchase_id GROUP BY p.store_id, i.item_id",
+            transaction: transaction).WithCancellation(cancellationToken))
+        {
+            lines.Add(new SaleLine(store, item, (long)units));
+            if (lines.Count == LinesPerBackfillEntry)
+            {
+                entries.Add(SalesLedgerEntry.Encode(lines));
+                lines.Clear();
+            }
+        }
+
+        entries.Add(SalesLedgerEntry.Encode(lines));
+        foreach (var sales in entries)
+        {
+            await connection.ExecuteAsync("INSERT INTO sales_ledger (stored_at, purchases, sales) VALUES (UTC_TIMESTAMP(6), 0, @sales)",
+                new { sales }, transaction);
+        }
+
+        await connection.ExecuteAsync("UPDATE sales_ledger SET purchases = @purchases ORDER BY seq LIMIT 1", new { purchases }, transaction);
+        await transaction.CommitAsync(cancellationToken);
+        logger.LogInformation("The sales ledger now covers the {Purchases} purchases stored before it existed ({Entries} entries)", purchases, entries.Count);
+    }
+
+    private static string Read(string name)
+    {
+        using var stream = typeof(SchemaMigration).Assembly.GetManifestResourceStream(MigrationsFolder + name)
+            ?? throw new InvalidOperationException($"{name} is not embedded in Supermarket.PurchasesWriter.");
+        using var reader = new StreamReader(stream);
+        return reader.ReadToEnd();
+    }
+}

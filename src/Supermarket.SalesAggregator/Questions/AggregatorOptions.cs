@@ -1,0 +1,31 @@
+using System.ComponentModel.DataAnnotations;
+
+namespace Supermarket.SalesAggregator.Questions;
+
+/// <summary>How the aggregator follows the sales ledger and checkpoints its matrix. Section <c>Aggregator</c>.</summary>
+public sealed class AggregatorOptions
+{
+    public const string Section = "Aggregator";
+
+    /// <summary>How long the aggregator waits between reads of the ledger once it has caught up: the most this adds
+    /// to the time from a purchase's commit to its count.</summary>
+    [Range(typeof(TimeSpan), "00:00:00.001", "00:00:10")]
+    public TimeSpan LedgerPollInterval { get; set; } = TimeSpan.FromMilliseconds(50);
+
+    /// <summary>Ledger entries read at once (an entry is one writer transaction, about 100 purchases).</summary>
+    [Range(1, 100_000)]
+    public int LedgerPageSize { get; set; } = 1_000;
+
+    /// <summary>How long a missing seq is waited for before it counts as a transaction that rolled back. Far longer
+    /// than a writer's transaction can stay open (its command timeout is 30 s).</summary>
+    [Range(typeof(TimeSpan), "00:00:01", "1.00:00:00")]
+    public TimeSpan LedgerGapTimeout { get; set; } = TimeSpan.FromMinutes(5);
+
+    /// <summary>Where the matrix's checkpoint is kept; a relative path is under the working directory.</summary>
+    [Required]
+    public string CheckpointDirectory { get; set; } = "checkpoints";
+
+    /// <summary>How often the matrix is saved: a restart reads the checkpoint, then at most this much of the ledger.</summary>
+    [Range(typeof(TimeSpan), "00:00:01", "1.00:00:00")]
+    public TimeSpan CheckpointInterval { get; set; } = TimeSpan.FromMinutes(1);
+}

@@ -1,0 +1,37 @@
+using System.Diagnostics.Metrics;
+using Supermarket.ServiceDefaults.Observability;
+
+namespace Supermarket.SalesAggregator.Questions;
+
+/// <summary>What the aggregator measures: purchases counted into the matrix, how long after its commit a ledger
+/// entry was counted, lines it could not count, and how long a top-N question took to answer from the matrix.</summary>
+public sealed class SalesMetrics
+{
+    private readonly Counter<long> _counted;
+    private readonly Histogram<double> _ledgerLag;
+    private readonly Counter<long> _leftOut;
+    private readonly Histogram<double> _queryDuration;
+
+    public SalesMetrics(IMeterFactory meters)
+    {
+        var meter = meters.Create(TelemetryRegistration.MeterName);
+        _counted = meter.CreateCounter<long>("supermarket.sales.purchases.counted", "{purchase}", "Purchases added to the sales matrix");
+        _ledgerLag = meter.CreateHistogram("supermarket.sales.ledger.lag", "ms", "From a ledger entry's commit to its count in the matrix",
+            advice: HistogramBuckets.Milliseconds);
+        _leftOut = meter.CreateCounter<long>("supermarket.sales.lines.left_out", "{line}", "Stored lines the matrix cannot hold (outside its catalog) or read");
+        _queryDuration = meter.CreateHistogram("supermarket.sales.query.duration", "ms", "Time to rank the matrix for one question",
+            advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25] });
+    }
+
+    public void Applied(int purchases, TimeSpan sinceCommit)
+    {
+        _counted.Add(purchases);
+        _ledgerLag.Record(Math.Max(0, sinceCommit.TotalMilliseconds));
+    }
+
+    /// <summary>Lines not counted; an entry that cannot be read counts as one line at least (the log names its seq).</summary>
+    public void LeftOut(int lines) => _leftOut.Add(Math.Max(lines, 1));
+
+    public void Answered(string question, TimeSpan took) =>
+        _queryDuration.Record(took.TotalMilliseconds, new KeyValuePair<string, object?>("question", question));
+}

@@ -1,0 +1,66 @@
+using System.Diagnostics;
+using MassTransit;
+using Supermarket.Contracts.Sales;
+using Supermarket.Messaging;
+using Supermarket.SalesCounting;
+
+namespace Supermarket.SalesAggregator.Questions;
+
+/// <summary>Answers the API's questions from the live matrix. Served from a queue of its own, so a question
+/// never waits behind a backlog of purchases.</summary>
+public sealed class SalesQueries(SalesMatrix matrix, MatrixReadiness readiness, SalesMetrics metrics) : IConsumer<TopItemsForStore>, IConsumer<TopStoresForItem>
+{
+    public Task Consume(ConsumeContext<TopItemsForStore> context) => AnswerAsync(context, "top-items-for-store", TopItems);
+
+    public Task Consume(ConsumeContext<TopStoresForItem> context) => AnswerAsync(context, "top-stores-for-item", TopStores);
+
+    // Not answered from a half-rebuilt matrix: the asker times out instead (504), as if the aggregator were down.
+    private async Task AnswerAsync<TQuestion, TAnswer>(ConsumeContext<TQuestion> context, string question, Func<TQuestion, long, TAnswer> rank)
+        where TQuestion : class
+        where TAnswer : class
+    {
+        await readiness.Ready.WaitAsync(context.CancellationToken);
+        var started = Stopwatch.GetTimestamp();
+        // Read before ranking: every entry up to it is in the matrix by now, so the answer holds at least those.
+        var countedThrough = readiness.CountedThrough;
+        var answer = rank(context.Message, countedThrough);
+        metrics.Answered(question, Stopwatch.GetElapsedTime(started));
+        await context.RespondAsync(answer);
+    }
+
+    private TopItemsAtStore TopItems(TopItemsForStore request, long countedThrough)
+    {
+        Span<RankedSales> best = stackalloc RankedSales[Math.Clamp(request.Count, 1, SalesMatrix.MaxRankedCount)];
+        var count = InRange(request.StoreId, matrix.MaxStores) ? matrix.TopItemsAtStore(request.StoreId, best) : 0;
+        var items = new ItemSales[count];
+        for (var i = 0; i < count; i++)
+        {
+            items[i] = new ItemSales(best[i].Id, best[i].Units);
+        }
+
+        return new TopItemsAtStore(request.StoreId, items, countedThrough);
+    }
+
+    private TopStoresOfItem TopStores(TopStoresForItem request, long countedThrough)
+    {
+        Span<RankedSales> best = stackalloc RankedSales[Math.Clamp(request.Count, 1, SalesMatrix.MaxRankedCount)];
+        var count = InRange(request.ItemId, matrix.MaxItemId) ? matrix.TopStoresForItem(request.ItemId, best) : 0;
+        var stores = new StoreSales[count];
+        for (var i = 0; i < count; i++)
+        {
+            stores[i] = new StoreSales(best[i].Id, best[i].Units);
+        }
+
+        return new TopStoresOfItem(request.ItemId, stores, countedThrough);
+    }
+
+    private static bool InRange(int id, int max) => id >= 1 && id <= max;
+}
+
+/// <summary>A queue of its own (<see cref="Topology.SalesQuestionsQueue"/>), so a question never waits behind
+/// anything else. MassTransit gives each request a time-to-live equal to its timeout, so questions left there while
+/// the aggregator is down expire instead of being answered to nobody.</summary>
+public sealed class SalesQueriesDefinition : ConsumerDefinition<SalesQueries>
+{
+    public SalesQueriesDefinition() => EndpointName = Topology.SalesQuestionsQueue;
+}

@@ -1,0 +1,38 @@
+using MassTransit;
+using Microsoft.Extensions.Options;
+using Supermarket.Contracts.Catalog;
+using Supermarket.Database;
+using Supermarket.Messaging;
+using Supermarket.SalesAggregator.Ledger;
+using Supermarket.SalesAggregator.Questions;
+using Supermarket.SalesCounting;
+using Supermarket.ServiceDefaults;
+using Supermarket.ServiceDefaults.Configuration;
+
+namespace Supermarket.SalesAggregator;
+
+public static class SalesAggregationSetup
+{
+    /// <summary>Everything the Sales aggregator runs: the matrix, the feed that keeps it equal to the sales ledger
+    /// (read with the read-only database user), and the questions' consumer. A method of its own so the integration
+    /// tests host exactly what Program.cs hosts.</summary>
+    public static IHostApplicationBuilder AddSalesAggregation(this IHostApplicationBuilder builder)
+    {
+        builder.Services.AddValidatedOptions<CatalogOptions>(builder.Configuration, CatalogOptions.Section);
+        builder.Services.AddValidatedOptions<AggregatorOptions>(builder.Configuration, AggregatorOptions.Section);
+        builder.Services.AddValidatedOptions<DatabaseOptions>(builder.Configuration, DatabaseOptions.Section);
+        builder.Services.AddSingleton(services =>
+        {
+            var catalog = services.GetRequiredService<IOptions<CatalogOptions>>().Value;
+            return new SalesMatrix(catalog.MaxItemId, catalog.MaxStoreId);
+        });
+        builder.Services.AddSingleton<SalesMetrics>();
+        builder.Services.AddSingleton<MatrixReadiness>();
+        builder.Services.AddHealthChecks().AddCheck<MatrixReadyCheck>("sales-matrix", tags: [ServiceDefaultsExtensions.ReadyTag]);
+        builder.Services.AddSingleton<SalesLedgerReader>();
+        builder.Services.AddSingleton<SalesCheckpoint>();
+        builder.Services.AddHostedService<SalesLedgerFeed>();
+        builder.Services.AddSupermarketBus(builder.Configuration, bus => bus.AddConsumer<SalesQueries, SalesQueriesDefinition>());
+        return builder;
+    }
+}

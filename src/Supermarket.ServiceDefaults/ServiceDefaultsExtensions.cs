@@ -1,0 +1,45 @@
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Diagnostics.HealthChecks;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
+using Microsoft.Extensions.Hosting;
+using Supermarket.ServiceDefaults.Observability;
+
+namespace Supermarket.ServiceDefaults;
+
+/// <summary>What every Supermarket process is, whatever else it does: a small Kestrel host with health checks,
+/// metrics, optional OTLP telemetry and the system clock.</summary>
+public static class ServiceDefaultsExtensions
+{
+    /// <summary>Health checks tagged with this decide /health/ready; the others only /health (all of them).</summary>
+    public const string ReadyTag = "ready";
+
+    public static IHostApplicationBuilder AddServiceDefaults(this IHostApplicationBuilder builder)
+    {
+        builder.AddSupermarketTelemetry();
+        builder.Services.AddHealthChecks();
+        builder.Services.TryAddSingleton(TimeProvider.System);
+        return builder;
+    }
+
+    /// <summary>
+    /// <c>/health/live</c>: the process answers (no check runs, so a slow broker never gets a live process restarted).
+    /// <c>/health/ready</c>: every check tagged <see cref="ReadyTag"/> passes (MassTransit tags its bus check so:
+    /// connected to the broker, every receive endpoint consuming). A Degraded endpoint, one that lost its connection,
+    /// is 503 here; ASP.NET Core would answer it with 200. <c>/metrics</c>: Prometheus' text format.
+    /// </summary>
+    public static WebApplication MapDefaultEndpoints(this WebApplication app)
+    {
+        app.MapHealthChecks("/health/live", new HealthCheckOptions { Predicate = _ => false });
+        app.MapHealthChecks("/health/ready", new HealthCheckOptions
+        {
+            Predicate = check => check.Tags.Contains(ReadyTag),
+            ResultStatusCodes = { [HealthStatus.Degraded] = StatusCodes.Status503ServiceUnavailable },
+        });
+        app.MapGet("/metrics", (PrometheusExporter metrics) => Results.Text(metrics.Scrape(), "text/plain; version=0.0.4; charset=utf-8"))
+            .ExcludeFromDescription();
+        return app;
+    }
+}
