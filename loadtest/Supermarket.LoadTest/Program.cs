@@ -30,8 +30,9 @@ var untouched = options.Verify ? await verifier.UntouchedStoresAsync(sampled) : 
 // Room for a retry of every purchase, and then some, when the run retries.
 var log = new RequestLog(options.TotalPurchases * (options.Retries ? 3 : 1));
 var tally = new SalesTally(sampled);
+var history = new HistorySample(sampled[0]);
 var outcomes = new PurchaseOutcomes();
-var day = new ChainDay(options, new PurchaseSender(http, log, tally, options, outcomes));
+var day = new ChainDay(options, new PurchaseSender(http, log, tally, history, options, outcomes));
 var monitor = new ProgressMonitor(log, options.TotalPurchases, queues);
 
 Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
@@ -49,7 +50,7 @@ var summary = RunSummary.From(options.Stores, records, wallSeconds);
 Console.WriteLine();
 Console.Write(summary.ToText());
 
-var verified = !options.Verify || await verifier.VerifyAsync(storedBefore, ledgerBefore, summary.Successful, tally, untouched,
+var verified = !options.Verify || await verifier.VerifyAsync(storedBefore, ledgerBefore, summary.Successful, tally, history, untouched,
     options.Retries ? (idsBefore, outcomes) : null);
 var result = new RunResult(
     options.Stores, summary.Successful, summary.Unsuccessful, summary.WallSeconds, summary.Throughput,

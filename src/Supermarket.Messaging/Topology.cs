@@ -22,6 +22,9 @@ public static class Topology
     /// behind a backlog.</summary>
     public const string IdempotencyKeysQueue = "supermarket.purchases.idempotency-keys";
 
+    /// <summary>The writer answers purchase history questions here, also apart from the purchases.</summary>
+    public const string PurchaseHistoryQueue = "supermarket.purchases.history";
+
     /// <summary>The Sales aggregator answers top-N questions here.</summary>
     public const string SalesQuestionsQueue = "supermarket.store.sales-queries";
 

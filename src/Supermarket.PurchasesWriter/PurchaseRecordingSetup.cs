@@ -2,6 +2,7 @@ using MassTransit;
 using Microsoft.Extensions.Options;
 using Supermarket.Database;
 using Supermarket.Messaging;
+using Supermarket.PurchasesWriter.History;
 using Supermarket.PurchasesWriter.IdempotencyKeys;
 using Supermarket.PurchasesWriter.Recording;
 using Supermarket.PurchasesWriter.Storage;
@@ -11,8 +12,8 @@ namespace Supermarket.PurchasesWriter;
 
 public static class PurchaseRecordingSetup
 {
-    /// <summary>Everything the Purchases writer runs: schema migration, then the purchase consumers and the
-    /// idempotency-key claims, on the queues their definitions name.
+    /// <summary>Everything the Purchases writer runs: schema migration, then the purchase consumers, the
+    /// idempotency-key claims and the purchase history questions, on the queues their definitions name.
     /// A method of its own so the integration tests host exactly what Program.cs hosts.</summary>
     public static IHostApplicationBuilder AddPurchaseRecording(this IHostApplicationBuilder builder)
     {
@@ -20,16 +21,20 @@ public static class PurchaseRecordingSetup
         builder.Services.AddValidatedOptions<DatabaseOptions>(builder.Configuration, DatabaseOptions.Section);
         builder.Services.AddHostedService<SchemaMigration>();
         builder.Services.AddValidatedOptions<WriterOptions>(builder.Configuration, WriterOptions.Section)
-            .Validate<IOptions<DatabaseOptions>>(
-                (writer, database) => 2 * writer.BatchConcurrency <= database.Value.MaxConnections,
-                "Writer:BatchConcurrency must be at most half of Database:MaxConnections: each batch in flight holds a connection, and so does each idempotency-key claim.");
+            .Validate<IOptions<DatabaseOptions>, IOptions<HistoryOptions>>(
+                (writer, database, history) => (2 * writer.BatchConcurrency) + history.Value.ConcurrentQueries <= database.Value.MaxConnections,
+                "Database:MaxConnections must hold twice Writer:BatchConcurrency plus History:ConcurrentQueries: each batch in flight holds a connection, and so does each idempotency-key claim and each history question.");
+        builder.Services.AddValidatedOptions<HistoryOptions>(builder.Configuration, HistoryOptions.Section);
         builder.Services.AddSingleton<WriterMetrics>();
         builder.Services.AddSingleton<PurchaseWriter>();
+        builder.Services.AddSingleton<HistoryMetrics>();
+        builder.Services.AddSingleton<PurchaseHistory>();
         builder.Services.AddSupermarketBus(builder.Configuration, bus =>
         {
             bus.AddConsumer<PurchaseRecordedConsumer, PurchaseRecordedConsumerDefinition>();
             bus.AddConsumer<PurchaseBatchRecordedConsumer, PurchaseBatchRecordedConsumerDefinition>();
             bus.AddConsumer<IdempotencyKeyClaims, IdempotencyKeyClaimsDefinition>();
+            bus.AddConsumer<PurchaseHistoryQueries, PurchaseHistoryQueriesDefinition>();
         });
         return builder;
     }

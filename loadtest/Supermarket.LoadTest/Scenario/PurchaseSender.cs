@@ -6,7 +6,7 @@ namespace Supermarket.LoadTest.Scenario;
 
 /// <summary>Posts one purchase and records the outcome. Only a 201 is a success, as in the reference client. Without
 /// --retry-for that is the only attempt; with it, a store retries what a fault interrupted, as a real till would.</summary>
-public sealed class PurchaseSender(HttpClient http, RequestLog log, SalesTally tally, LoadOptions options, PurchaseOutcomes outcomes)
+public sealed class PurchaseSender(HttpClient http, RequestLog log, SalesTally tally, HistorySample history, LoadOptions options, PurchaseOutcomes outcomes)
 {
     private static readonly MediaTypeHeaderValue Json = MediaTypeHeaderValue.Parse("application/json; charset=utf-8");
     private static readonly TimeSpan DefaultRetryAfter = TimeSpan.FromSeconds(1);
@@ -20,6 +20,7 @@ public sealed class PurchaseSender(HttpClient http, RequestLog log, SalesTally t
             if (status == 201)
             {
                 tally.Add(purchase);
+                history.Add(purchase, acknowledged: true);
                 if (options.Retries)
                 {
                     outcomes.Acknowledge(purchase);
@@ -30,6 +31,7 @@ public sealed class PurchaseSender(HttpClient http, RequestLog log, SalesTally t
 
             if (!options.Retries)
             {
+                history.Add(purchase, acknowledged: false);
                 return;
             }
 
@@ -38,6 +40,7 @@ public sealed class PurchaseSender(HttpClient http, RequestLog log, SalesTally t
             if (!IsTransient(status) || Stopwatch.GetTimestamp() + (long)(wait.TotalSeconds * Stopwatch.Frequency) > giveUpAt)
             {
                 outcomes.GiveUp(purchase);
+                history.Add(purchase, acknowledged: false);
                 return;
             }
 

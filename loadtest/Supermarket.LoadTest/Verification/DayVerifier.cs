@@ -11,7 +11,8 @@ namespace Supermarket.LoadTest.Verification;
 /// <summary>
 /// After the last response: waits (bounded: --verify-timeout without progress) until MySQL holds every purchase the run got a 201 for and the matrix
 /// has counted them (the lag users feel), then checks the insight endpoints against MySQL's own sums, and, at stores that had no purchases before the run, against what the
-/// run itself sent. Prints each check; any mismatch fails the run.
+/// run itself sent, and reads one store's and one customer's purchase history against what the run sent them
+/// (<see cref="HistoryCheck"/>). Prints each check; any mismatch fails the run.
 /// </summary>
 public sealed class DayVerifier(LoadOptions options, HttpClient api)
 {
@@ -71,8 +72,8 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
 
     /// <param name="retried">When the run retried: the ids stored before it and what became of each purchase, for
     /// the id checks that replace the count check (a purchase retried after a 503 may have been stored already).</param>
-    public async Task<bool> VerifyAsync(long storedBefore, long ledgerBefore, long successful, SalesTally tally, IReadOnlySet<int> untouched,
-        (IReadOnlySet<Guid> StoredBefore, PurchaseOutcomes Outcomes)? retried)
+    public async Task<bool> VerifyAsync(long storedBefore, long ledgerBefore, long successful, SalesTally tally, HistorySample history,
+        IReadOnlySet<int> untouched, (IReadOnlySet<Guid> StoredBefore, PurchaseOutcomes Outcomes)? retried)
     {
         Console.WriteLine();
         Console.WriteLine("Verification");
@@ -129,6 +130,11 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
             var matches = Check(answer.SequenceEqual(truth), $"GET /{path} = MySQL ({Describe(truth)})");
             AnswersMatchMySql &= matches;
             ok &= matches;
+        }
+
+        foreach (var (passed, what) in await new HistoryCheck(api, options).VerifyAsync(history))
+        {
+            ok &= Check(passed, what);
         }
 
         return ok;

@@ -2,12 +2,12 @@ using System.ComponentModel.DataAnnotations;
 
 namespace Supermarket.Api.Insights;
 
-/// <summary>How the API asks the Store aggregator. Section <c>Insights</c>.</summary>
+/// <summary>How the API asks the Sales aggregator. Section <c>Insights</c>.</summary>
 public sealed class InsightOptions
 {
     public const string Section = "Insights";
 
-    /// <summary>How long a GET waits for the Store aggregator before it answers 504.</summary>
+    /// <summary>How long a GET waits for the Sales aggregator before it answers 504.</summary>
     [Range(typeof(TimeSpan), "00:00:00.100", "00:01:00")]
     public TimeSpan QueryTimeout { get; set; } = TimeSpan.FromSeconds(2);
 

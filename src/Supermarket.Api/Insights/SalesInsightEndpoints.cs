@@ -3,6 +3,7 @@ using MassTransit;
 using Microsoft.Extensions.Options;
 using Supermarket.Api.Problems;
 using Supermarket.Api.Purchases;
+using Supermarket.Api.Workers;
 using Supermarket.Contracts.Sales;
 using Supermarket.Contracts.Catalog;
 
@@ -59,34 +60,15 @@ public static class SalesInsightEndpoints
             (TopStoresOfItem answer) => new TopStoresResponse([.. answer.Stores.Select(s => new StoreCount(s.StoreId, s.Units))]));
     }
 
-    /// <summary>One request/response round trip to the Store aggregator, bounded by the query timeout end to end
-    /// (sending the request included), so a GET never hangs: 504 when the aggregator does not answer, 503 when
-    /// the broker cannot take the request.</summary>
-    private static async Task<IResult> AskAsync<TRequest, TAnswer, TResponse>(HttpContext http, InsightOptions options,
+    /// <summary>Asks the Sales aggregator; a client that knows where its purchases were stored sees, in a header,
+    /// when they are counted.</summary>
+    private static Task<IResult> AskAsync<TRequest, TAnswer, TResponse>(HttpContext http, InsightOptions options,
         IRequestClient<TRequest> client, TRequest request, Func<TAnswer, TResponse> shape)
         where TRequest : class
-        where TAnswer : class, ISalesAnswer
-    {
-        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(http.RequestAborted);
-        timeout.CancelAfter(options.QueryTimeout);
-        try
+        where TAnswer : class, ISalesAnswer =>
+        WorkerQuestions.AskAsync(http, client, request, options.QueryTimeout, "Sales aggregator", (TAnswer answer) =>
         {
-            var response = await client.GetResponse<TAnswer>(request, timeout.Token, RequestTimeout.After(ms: (int)options.QueryTimeout.TotalMilliseconds));
-            // A client that knows where its purchases were stored sees when they are counted.
-            http.Response.Headers[ISalesAnswer.Header] = response.Message.CountedThrough.ToString(CultureInfo.InvariantCulture);
-            return TypedResults.Ok(shape(response.Message));
-        }
-        catch (Exception exception) when (exception is RequestTimeoutException or OperationCanceledException
-            && !http.RequestAborted.IsCancellationRequested)
-        {
-            return TypedResults.Problem("The Store aggregator did not answer in time.",
-                statusCode: StatusCodes.Status504GatewayTimeout, title: "Gateway timeout.");
-        }
-        catch (Exception exception) when (!http.RequestAborted.IsCancellationRequested)
-        {
-            http.RequestServices.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(SalesInsightEndpoints))
-                .LogWarning(exception, "Sales query {Request} failed", request);
-            return ClientErrors.AggregatorUnavailable(http);
-        }
-    }
+            http.Response.Headers[ISalesAnswer.Header] = answer.CountedThrough.ToString(CultureInfo.InvariantCulture);
+            return TypedResults.Ok(shape(answer));
+        });
 }

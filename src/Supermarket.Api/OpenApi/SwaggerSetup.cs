@@ -1,5 +1,6 @@
 using System.Text.Json.Nodes;
 using Microsoft.OpenApi;
+using Supermarket.Api.History;
 using Supermarket.Api.Insights;
 using Supermarket.Api.Purchases;
 using Swashbuckle.AspNetCore.SwaggerGen;
@@ -62,6 +63,7 @@ public static class SwaggerSetup
             [typeof(PurchaseBodyExample)] = """{"items":[{"ItemID":"47410","numberOfItems:":1},{"ItemID":"20998","numberOfItems:":2}]}""",
             [typeof(TopItemsResponse)] = """{"stores":[{"itemID":47410,"numberOfItems":12},{"itemID":20998,"numberOfItems":9}]}""",
             [typeof(TopStoresResponse)] = """{"stores":[{"storeID":55,"numberOfItems":28},{"storeID":3,"numberOfItems":17}]}""",
+            [typeof(PurchaseHistoryResponse)] = """{"purchases":[{"purchaseID":"019a9b5e-3f1c-7c2a-9d4e-0a1b2c3d4e5f","storeID":55,"custID":55012,"date":"20210101","receivedAt":"2026-11-22T09:15:02.417301+00:00","items":[{"itemID":47410,"numberOfItems":1},{"itemID":20998,"numberOfItems":2}]}],"continuation":"AQEAAAA3AAt_zQALf80IPbM5WmuSNgGam14_HHwqnU4KGywtPk5f"}""",
             [typeof(PurchaseAccepted)] = """{"message":"Purchase recorded.","purchaseId":"019a9b5e-3f1c-7c2a-9d4e-0a1b2c3d4e5f"}""",
         };
 

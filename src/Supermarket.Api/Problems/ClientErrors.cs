@@ -35,8 +35,8 @@ public static class ClientErrors
     public static IResult KeyUnchecked(HttpContext http, TimeSpan retryAfter) =>
         Unavailable(http, "The Purchases service cannot check the Idempotency-Key now; nothing was recorded. Retry later with the same key.", retryAfter);
 
-    public static IResult AggregatorUnavailable(HttpContext http) =>
-        Unavailable(http, "The Store aggregator cannot be asked now. Retry later.", TimeSpan.FromSeconds(2));
+    public static IResult WorkerUnavailable(HttpContext http, string worker) =>
+        Unavailable(http, $"The {worker} cannot be asked now. Retry later.", TimeSpan.FromSeconds(2));
 
     private static IResult Unavailable(HttpContext http, string detail, TimeSpan retryAfter)
     {

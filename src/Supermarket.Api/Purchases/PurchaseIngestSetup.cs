@@ -1,5 +1,6 @@
 using MassTransit;
 using Supermarket.Contracts.Catalog;
+using Supermarket.Contracts.History;
 using Supermarket.Contracts.Purchases;
 using Supermarket.Contracts.Sales;
 using Supermarket.Messaging;
@@ -28,6 +29,9 @@ public static class PurchaseIngestSetup
             bus.AddRequestClient<TopItemsForStore>(questions);
             bus.AddRequestClient<TopStoresForItem>(questions);
             bus.AddRequestClient<ClaimIdempotencyKey>(Topology.Address(Topology.IdempotencyKeysQueue));
+            var history = Topology.Address(Topology.PurchaseHistoryQueue);
+            bus.AddRequestClient<PurchasesAtStore>(history);
+            bus.AddRequestClient<PurchasesOfCustomer>(history);
         },
         // A bus that only publishes reports itself healthy with the broker gone (MassTransit issue #2716), and this
         // bus's response endpoint starts only with the first question. This empty, temporary endpoint makes the bus's

@@ -15,7 +15,7 @@ public static class PurchasePath
         day = default;
         return ParseId(storeId, "storeID", catalog.MaxStoreId, out store)
             ?? ParseId(customerId, "custID", int.MaxValue, out customer)
-            ?? ParseDate(date, out day);
+            ?? ParseDate(date, "date", out day);
     }
 
     public static InputError? ParseId(string text, string field, int max, out int id)
@@ -28,16 +28,16 @@ public static class PurchasePath
         return id >= 1 && id <= max ? null : new InputError(field, $"must be between 1 and {max}.");
     }
 
-    private static InputError? ParseDate(string text, out DateOnly day)
+    public static InputError? ParseDate(string? text, string field, out DateOnly day)
     {
-        if (text.Length != 8)
+        if (text?.Length != 8)
         {
             day = default;
-            return new InputError("date", "must have 8 digits, as yyyyMMdd.");
+            return new InputError(field, "must have 8 digits, as yyyyMMdd.");
         }
 
         return DateOnly.TryParseExact(text, "yyyyMMdd", CultureInfo.InvariantCulture, DateTimeStyles.None, out day)
             ? null
-            : new InputError("date", "must be a real calendar date, as yyyyMMdd.");
+            : new InputError(field, "must be a real calendar date, as yyyyMMdd.");
     }
 }

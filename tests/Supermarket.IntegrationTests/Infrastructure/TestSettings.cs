@@ -48,10 +48,12 @@ public static class TestSettings
         ["Broker:Password"] = Password,
         ["Broker:PersistentDelivery"] = persistent ? "true" : "false",
         ["Database:ConnectionString"] = ConnectionString(),
-        ["Database:MaxConnections"] = "4",
+        ["Database:MaxConnections"] = "6",
         ["Writer:BatchSize"] = "50",
         ["Writer:BatchTimeLimit"] = "00:00:00.020",
         ["Writer:BatchConcurrency"] = "2",
+        // Small pages, so the history tests cross several page boundaries with a handful of purchases.
+        ["History:PageSize"] = "4",
         ["Logging:LogLevel:Default"] = "Warning",
         // A folder of this test run's own: a checkpoint from another run names another database and would be
         // ignored anyway, but would cost a rebuild.

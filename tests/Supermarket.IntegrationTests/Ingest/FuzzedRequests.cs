@@ -25,6 +25,9 @@ public sealed class FuzzedRequests(int seed)
 
     private static readonly string[] OtherPaths =
         ["/", "/purchase", "/purchase/1", "/purchase/1/customer/1", "/items/store/1", "/items/top10/1", "/items/top5/abc", "/items/store/-5",
+         "/purchases/store/1?date=20210101", "/purchases/store/1", "/purchases/store/1?date=20210101&continuation=%25%25",
+         "/purchases/store/1?date=20210101&continuation=" + new string('A', 46), "/purchases/customer/abc",
+         "/purchases/customer/1?from=20210102&to=20210101", "/purchases/customer/1?from=20210101&continuation=" + new string('_', 5000),
          "/health/ready", "/swagger/v1/swagger.json", "/%", "/..%2F..%2Fetc%2Fpasswd", "/purchase/1/customer/1/date/20210101/extra", "/" + new string('a', 4000)];
 
     private static readonly string?[] ContentTypes =

@@ -24,14 +24,17 @@ public sealed class TinyDayTests(SupermarketSystem system)
         var untouched = await verifier.UntouchedStoresAsync(sampled);
         var log = new RequestLog(options.TotalPurchases);
         var tally = new SalesTally(sampled);
+        var history = new HistorySample(1);
 
-        await new ChainDay(options, new PurchaseSender(system.Api, log, tally, options, new PurchaseOutcomes())).RunAsync();
+        await new ChainDay(options, new PurchaseSender(system.Api, log, tally, history, options, new PurchaseOutcomes())).RunAsync();
 
         Assert.Equal(6 * 9 * 4, log.Count);
         Assert.Equal(0, log.Failures);
         var stored = await Eventually.UntilAsync(verifier.CountStoredAsync, count => count >= storedBefore + log.Count);
         Assert.Equal(storedBefore + log.Count, stored);
-        Assert.True(await verifier.VerifyAsync(storedBefore, ledgerBefore, log.Count, tally, untouched, retried: null), "the load test's verification failed; see the test output");
+        Assert.True(await verifier.VerifyAsync(storedBefore, ledgerBefore, log.Count, tally, history, untouched, retried: null), "the load test's verification failed; see the test output");
         Assert.NotNull(verifier.Lag.Counted);
+        Assert.NotEmpty(history.Acknowledged);
+        Assert.NotNull(history.Customer);
     }
 }

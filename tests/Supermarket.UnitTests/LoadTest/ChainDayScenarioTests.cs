@@ -91,7 +91,7 @@ public sealed class ChainDayScenarioTests
         var options = LoadOptions.Parse(["--stores", $"{stores}", "--hours", $"{hours}", "--purchases-per-hour", $"{perHour}"]);
         var handler = new CountingHandler();
         var log = new RequestLog(options.TotalPurchases);
-        var day = new ChainDay(options, new PurchaseSender(new HttpClient(handler) { BaseAddress = options.Url }, log, new SalesTally([1]), options, new PurchaseOutcomes()));
+        var day = new ChainDay(options, new PurchaseSender(new HttpClient(handler) { BaseAddress = options.Url }, log, new SalesTally([1]), new HistorySample(1), options, new PurchaseOutcomes()));
 
         await day.RunAsync().WaitAsync(TimeSpan.FromSeconds(30));
 
@@ -109,7 +109,7 @@ public sealed class ChainDayScenarioTests
         var options = LoadOptions.Parse(["--stores", "4", "--purchases-per-hour", "2"]);
         var handler = new CountingHandler();
         var log = new RequestLog(options.TotalPurchases);
-        await new ChainDay(options, new PurchaseSender(new HttpClient(handler) { BaseAddress = options.Url }, log, new SalesTally([1]), options, new PurchaseOutcomes()))
+        await new ChainDay(options, new PurchaseSender(new HttpClient(handler) { BaseAddress = options.Url }, log, new SalesTally([1]), new HistorySample(1), options, new PurchaseOutcomes()))
             .RunAsync().WaitAsync(TimeSpan.FromSeconds(30));
 
         var records = log.Records().ToList();

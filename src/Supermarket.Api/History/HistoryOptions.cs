@@ -1,0 +1,18 @@
+using System.ComponentModel.DataAnnotations;
+using Supermarket.Contracts.History;
+
+namespace Supermarket.Api.History;
+
+/// <summary>How the API asks the Purchases writer for purchase history. Section <c>History</c>.</summary>
+public sealed class HistoryOptions
+{
+    public const string Section = "History";
+
+    /// <summary>How long a GET waits for the Purchases writer before it answers 504.</summary>
+    [Range(typeof(TimeSpan), "00:00:00.100", "00:01:00")]
+    public TimeSpan QueryTimeout { get; set; } = TimeSpan.FromSeconds(2);
+
+    /// <summary>Purchases per page.</summary>
+    [Range(1, PurchaseHistoryPage.MaxPageSize)]
+    public int PageSize { get; set; } = 50;
+}

@@ -1,0 +1,94 @@
+using MassTransit;
+using Microsoft.AspNetCore.Mvc;
+using Microsoft.Extensions.Options;
+using Supermarket.Api.Problems;
+using Supermarket.Api.Purchases;
+using Supermarket.Api.Workers;
+using Supermarket.Contracts.Catalog;
+using Supermarket.Contracts.History;
+
+namespace Supermarket.Api.History;
+
+/// <summary>What was bought at a store on a day, and what a customer bought: served by the Purchases writer, which
+/// owns the purchases, a page at a time.</summary>
+public static class PurchaseHistoryEndpoints
+{
+    public static IEndpointRouteBuilder MapPurchaseHistory(this IEndpointRouteBuilder app)
+    {
+        var purchases = app.MapGroup("/purchases").WithTags("Purchase history");
+        purchases.MapGet("/store/{storeID}", PurchasesAtStore)
+            .WithName("PurchasesAtStore")
+            .WithSummary("A store's purchases on one day, newest first, a page at a time.")
+            .WithDescription("Pass a page's `continuation` back unchanged, with the same path and date, for the next page; it is null on the last page.")
+            .Produces<PurchaseHistoryResponse>()
+            .ProducesValidationProblem()
+            .ProducesProblem(StatusCodes.Status503ServiceUnavailable)
+            .ProducesProblem(StatusCodes.Status504GatewayTimeout);
+        purchases.MapGet("/customer/{custID}", PurchasesOfCustomer)
+            .WithName("PurchasesOfCustomer")
+            .WithSummary("A customer's purchases, newest first, optionally between two dates, a page at a time.")
+            .WithDescription("`from` and `to` (yyyyMMdd) both include their day. Pass a page's `continuation` back unchanged for the next page; it is null on the last page.")
+            .Produces<PurchaseHistoryResponse>()
+            .ProducesValidationProblem()
+            .ProducesProblem(StatusCodes.Status503ServiceUnavailable)
+            .ProducesProblem(StatusCodes.Status504GatewayTimeout);
+        return app;
+    }
+
+    private static async Task<IResult> PurchasesAtStore(string storeID, [FromQuery] string? date, [FromQuery] string? continuation,
+        HttpContext http, IRequestClient<PurchasesAtStore> client, IOptions<CatalogOptions> catalog, IOptions<HistoryOptions> options)
+    {
+        const ContinuationToken.Kind kind = ContinuationToken.Kind.Store;
+        (DateOnly day, HistoryPosition? after) = (default, null);
+        var error = PurchasePath.ParseId(storeID, "storeID", catalog.Value.MaxStoreId, out var store);
+        error ??= PurchasePath.ParseDate(date, "date", out day);
+        error ??= ContinuationToken.TryRead(continuation, kind, store, day, out after);
+        if (error is { } invalid)
+        {
+            return ClientErrors.Invalid(invalid);
+        }
+
+        return await AskAsync(http, client, new PurchasesAtStore(store, day, after, options.Value.PageSize), options.Value,
+            next => ContinuationToken.Write(kind, store, day, next));
+    }
+
+    private static async Task<IResult> PurchasesOfCustomer(string custID, [FromQuery] string? from, [FromQuery] string? to,
+        [FromQuery] string? continuation, HttpContext http, IRequestClient<PurchasesOfCustomer> client, IOptions<HistoryOptions> options)
+    {
+        const ContinuationToken.Kind kind = ContinuationToken.Kind.Customer;
+        (DateOnly? first, DateOnly? last, HistoryPosition? after) = (null, null, null);
+        var error = PurchasePath.ParseId(custID, "custID", int.MaxValue, out var customer);
+        error ??= OptionalDate(from, "from", out first);
+        error ??= OptionalDate(to, "to", out last);
+        error ??= first > last ? new InputError("to", "must not be before from.") : null;
+        error ??= ContinuationToken.TryRead(continuation, kind, customer, default, out after);
+        if (error is { } invalid)
+        {
+            return ClientErrors.Invalid(invalid);
+        }
+
+        return await AskAsync(http, client, new PurchasesOfCustomer(customer, first, last, after, options.Value.PageSize), options.Value,
+            next => ContinuationToken.Write(kind, customer, default, next));
+    }
+
+    private static InputError? OptionalDate(string? text, string field, out DateOnly? day)
+    {
+        day = null;
+        if (text is null)
+        {
+            return null;
+        }
+
+        var error = PurchasePath.ParseDate(text, field, out var parsed);
+        day = parsed;
+        return error;
+    }
+
+    private static Task<IResult> AskAsync<TQuestion>(HttpContext http, IRequestClient<TQuestion> client, TQuestion question,
+        HistoryOptions options, Func<HistoryPosition, string> continuation)
+        where TQuestion : class =>
+        WorkerQuestions.AskAsync(http, client, question, options.QueryTimeout, "Purchases writer", (PurchaseHistoryPage page) =>
+            TypedResults.Ok(new PurchaseHistoryResponse(
+                [.. page.Purchases.Select(PurchaseView.From)],
+                page.Next is { } next ? continuation(next) : null)));
+}

@@ -1,0 +1,36 @@
+using MassTransit;
+using Supermarket.Api.Problems;
+
+namespace Supermarket.Api.Workers;
+
+/// <summary>How a GET asks a worker over the broker (request/response): bounded by a timeout end to end, sending
+/// the request included, so a GET never hangs: 504 when the worker does not answer, 503 when the broker cannot take
+/// the request.</summary>
+public static class WorkerQuestions
+{
+    public static async Task<IResult> AskAsync<TRequest, TAnswer>(HttpContext http, IRequestClient<TRequest> client,
+        TRequest request, TimeSpan timeout, string worker, Func<TAnswer, IResult> answer)
+        where TRequest : class
+        where TAnswer : class
+    {
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(http.RequestAborted);
+        deadline.CancelAfter(timeout);
+        try
+        {
+            var response = await client.GetResponse<TAnswer>(request, deadline.Token, RequestTimeout.After(ms: (int)timeout.TotalMilliseconds));
+            return answer(response.Message);
+        }
+        catch (Exception exception) when (exception is RequestTimeoutException or OperationCanceledException
+            && !http.RequestAborted.IsCancellationRequested)
+        {
+            return TypedResults.Problem($"The {worker} did not answer in time.",
+                statusCode: StatusCodes.Status504GatewayTimeout, title: "Gateway timeout.");
+        }
+        catch (Exception exception) when (!http.RequestAborted.IsCancellationRequested)
+        {
+            http.RequestServices.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(WorkerQuestions))
+                .LogWarning(exception, "Asking the {Worker} {Request} failed", worker, request);
+            return ClientErrors.WorkerUnavailable(http, worker);
+        }
+    }
+}
