@@ -9,6 +9,9 @@
 #   FRESH=1 loadtest/measure.sh               a new, empty database first
 #   SETTINGS="Ingest__MaxBatchesInFlight=2" STORES=256 loadtest/measure.sh
 #                                             extra settings (environment variables) for the persistent, grouped rows
+#   LOAD_ARGS="--history-queries-per-second 20" STORES=256 loadtest/measure.sh
+#                                             extra load-test options for the persistent, grouped rows: here purchase
+#                                             history GETs timed while the day runs
 #   COMPARE_ARGS="--hours 3" loadtest/measure.sh   shorter days for the comparison rows
 #   SCALE="--api-replicas 1;--api-replicas 2;--api-replicas 3;--writers 2" SCALE_STORES=256 loadtest/measure.sh
 #                                             scale-out rows: each topology (run.sh options), one after the other
@@ -26,6 +29,7 @@ TRANSIENT_STORES=${TRANSIENT_STORES-"256 512"}
 SINGLE_STORES=${SINGLE_STORES-"256"}
 # Extra load-test options for the comparison rows (one message per purchase, transient), e.g. "--hours 3".
 COMPARE_ARGS=${COMPARE_ARGS:-}
+LOAD_ARGS=${LOAD_ARGS:-}
 CEILING_STORES=${CEILING_STORES:-256}
 # Scale-out rows: run.sh topologies separated by semicolons, each measured at SCALE_STORES stores.
 SCALE=${SCALE:-}
@@ -78,6 +82,7 @@ load() { # label, load test options...
   jq -r 'def one: if . == null then "-" else (. * 10 | round / 10 | tostring) end;
     "  \(.successful) × 201, \(.unsuccessful) failed, \(.requests_per_second | round) POST/s, p50 \(.median_ms | one) ms, p99 \(.p99_ms | one) ms" +
     (if .verified == null then "" else ", after the last 201: stored \(.stored_after_last_response_seconds | one) s, counted \(.counted_after_last_response_seconds | one) s; end to end \(.end_to_end_seconds | one) s = \(.end_to_end_purchases_per_second | if . == null then "-" else round end) purchases/s; verified: \(.verified)" end) +
+    ([.history_queries[] | "\n  GET \(.question): \(.asked) asked, \(.failures) not 200, p50 \(.p50_ms | one) ms, p99 \(.p99_ms | one) ms, max \(.max_ms | one) ms"] | join("")) +
     "\n  reports: '"$reports"'"' "$reports/summary.json" | tee -a "$OUT"
   cpu_report "$before" "$after" | tee -a "$OUT"
   rm -f "$before" "$after"
@@ -120,7 +125,8 @@ fi
 
 # shellcheck disable=SC2086 # SETTINGS is several words on purpose
 system_up Ingest__GroupCommit=true Broker__PersistentDelivery=true ${SETTINGS:-}
-for stores in $STORES; do load "persistent, grouped, $stores stores" --stores "$stores"; done
+# shellcheck disable=SC2086 # LOAD_ARGS is several words on purpose
+for stores in $STORES; do load "persistent, grouped, $stores stores" --stores "$stores" $LOAD_ARGS; done
 
 for stores in $SINGLE_STORES; do
   system_up Ingest__GroupCommit=false Broker__PersistentDelivery=true

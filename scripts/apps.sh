@@ -103,34 +103,35 @@ require_running() { # names...
   for name in "$@"; do alive "$(pid_of_app "$name")" || die "$name exited; see $LOGS/$name.log"; done
 }
 
-wait_ready() { # url names...
-  local url=$1 deadline=$((SECONDS + 90)); shift
+wait_ready() { # seconds url names...
+  local seconds=$1 url=$2 deadline=$((SECONDS + $1)); shift 2
   until curl -fsS "$url/health/ready" >/dev/null 2>&1; do
     require_running "$@"
-    ((SECONDS < deadline)) || die "$url was not ready within 90 s; see $LOGS/"
+    ((SECONDS < deadline)) || die "$url was not ready within $seconds s; see $LOGS/"
     sleep 0.5
   done
 }
 
-# The writers are ready once their schema is migrated and they consume. Nothing else waits on them (the API binds
-# their queue itself), nor on the aggregator, whose rebuild on a long history may take a while: questions wait for it.
+# The writers are ready once their schema is migrated and they consume; on a long history a migration that builds an
+# index takes minutes (WRITER_READY_SECONDS, while the writer runs). Nothing else waits on them (the API binds their
+# queue itself), nor on the aggregator, whose rebuild on a long history may take a while: questions wait for it.
 start_workers() {
   local name
   for name in $(writer_names) SalesAggregator; do start_app "$name"; done
-  for name in $(writer_names); do wait_ready "$(app_url "$name")" "$name"; done
+  for name in $(writer_names); do wait_ready "${WRITER_READY_SECONDS:-1800}" "$(app_url "$name")" "$name"; done
 }
 
 start_apis() {
   local name ports=()
   for name in $(api_names); do start_app "$name"; done
   for name in $(api_names); do
-    wait_ready "http://127.0.0.1:$(api_port "$name")" "$name"
+    wait_ready 90 "http://127.0.0.1:$(api_port "$name")" "$name"
     ports+=("$(api_port "$name")")
   done
   if ((API_REPLICAS > 0)); then
     "$ROOT/scripts/services.sh" nginx-up "$API_PORT" "${ports[@]}"
   fi
-  wait_ready "$API_URL" $(api_names)
+  wait_ready 90 "$API_URL" $(api_names)
   log "system ready: $API_URL (Swagger UI at $API_URL/swagger)"
 }
 

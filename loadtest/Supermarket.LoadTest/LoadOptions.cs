@@ -36,6 +36,10 @@ public sealed record LoadOptions
 
     public int Seed { get; init; } = 2021;
 
+    /// <summary>Purchase history questions per second while the day runs (store managers and support reading a
+    /// store's day or a customer's purchases, the first page of each), timed apart from the POSTs. Zero: none.</summary>
+    public int HistoryQueriesPerSecond { get; init; }
+
     /// <summary>How long a store keeps retrying a purchase that got no answer, a 502, a 503 or a 504, honouring
     /// Retry-After and sending the same Idempotency-Key each time. Zero: no retries and no keys, as the reference
     /// client. The chaos run sets it.</summary>
@@ -110,6 +114,9 @@ public sealed class LoadCommandLine
 
     private readonly Option<int> _maxInFlight = AtLeast("--max-in-flight", "open model: cap on requests in flight", Defaults.MaxInFlight, 1);
     private readonly Option<int> _seed = AtLeast("--seed", "random seed", Defaults.Seed, 0);
+    private readonly Option<int> _historyQueries = AtLeast("--history-queries-per-second",
+        "purchase history GETs per second while the day runs (a store's day, a customer's purchases, alternately), timed apart from the POSTs",
+        Defaults.HistoryQueriesPerSecond, 0);
     private readonly Option<int> _retryFor = AtLeast("--retry-for",
         "retry a purchase that got no answer, 502, 503 or 504 for up to S seconds, honouring Retry-After, with an Idempotency-Key (0: never, as the reference client)",
         (int)Defaults.RetryFor.TotalSeconds, 0);
@@ -145,7 +152,7 @@ public sealed class LoadCommandLine
         Command = new RootCommand("Supermarket load test: a day of the chain's purchases against the API, then a check that nothing was lost.")
         {
             _stores, _customersPerStore, _maxItemId, _purchasesPerHour, _itemsPerPurchase, _date, _url, _hours, _model, _rate,
-            _maxInFlight, _seed, _retryFor, _runId, _reports, _noVerify, _checkEveryStore, _verifyTimeout, _database, _brokerManagement,
+            _maxInFlight, _seed, _historyQueries, _retryFor, _runId, _reports, _noVerify, _checkEveryStore, _verifyTimeout, _database, _brokerManagement,
             _brokerVirtualHost,
         };
     }
@@ -166,6 +173,7 @@ public sealed class LoadCommandLine
         Rate = parsed.GetValue(_rate),
         MaxInFlight = parsed.GetValue(_maxInFlight),
         Seed = parsed.GetValue(_seed),
+        HistoryQueriesPerSecond = parsed.GetValue(_historyQueries),
         RetryFor = TimeSpan.FromSeconds(parsed.GetValue(_retryFor)),
         RunId = parsed.GetValue(_runId)!,
         ReportsDirectory = parsed.GetValue(_reports),

@@ -37,18 +37,27 @@ var monitor = new ProgressMonitor(log, options.TotalPurchases, queues);
 
 Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
     $"{options.Model} model: {options.Stores} stores x {options.Hours} hours x {options.PurchasesPerHour} purchases/hour = {options.TotalPurchases:N0} POSTs to {options.Url}"));
+var historyReaders = new HistoryReaders(http, options);
 using var stopMonitor = new CancellationTokenSource();
 var monitoring = monitor.RunAsync(stopMonitor.Token);
+var reading = historyReaders.RunAsync(stopMonitor.Token);
 var watch = Stopwatch.StartNew();
 await day.RunAsync();
 var wallSeconds = watch.Elapsed.TotalSeconds;
 await stopMonitor.CancelAsync();
 await monitoring;
+await reading;
 
 var records = log.Records().ToList();
 var summary = RunSummary.From(options.Stores, records, wallSeconds);
 Console.WriteLine();
 Console.Write(summary.ToText());
+var historyQueries = historyReaders.Figures();
+foreach (var figures in historyQueries)
+{
+    Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+        $"GET {figures.Question}: {figures.Asked:N0} asked, {figures.Failures:N0} not 200, p50 {figures.P50Ms:F2} ms, p99 {figures.P99Ms:F2} ms, max {figures.MaxMs:F2} ms"));
+}
 
 var verified = !options.Verify || await verifier.VerifyAsync(storedBefore, ledgerBefore, summary.Successful, tally, history, untouched,
     options.Retries ? (idsBefore, outcomes) : null);
@@ -62,7 +71,8 @@ var result = new RunResult(
         ? new RetryFigures(verifier.IdFigures.Acknowledged, verifier.IdFigures.Stored, verifier.IdFigures.Missing, verifier.IdFigures.Unexpected,
             outcomes.GivenUp.Count, records.Count(r => r.Status is not (201 or 503)),
             log.LongestStretchWithout201Seconds())
-        : null);
+        : null,
+    historyQueries);
 if (result.EndToEndSeconds is { } endToEnd)
 {
     Console.WriteLine(string.Create(CultureInfo.InvariantCulture,

@@ -35,6 +35,18 @@ public static class ReportWriter
             markdown.AppendLine(invariant, $"| {StatusName(group.Key)} | {group.LongCount():N0} |");
         }
 
+        if (result.HistoryQueries.Count > 0)
+        {
+            markdown.AppendLine()
+                .AppendLine("| purchase history GET (first page) | asked | not 200 | p50 | p99 | max |")
+                .AppendLine("|---|---:|---:|---:|---:|---:|");
+            foreach (var figures in result.HistoryQueries)
+            {
+                markdown.AppendLine(invariant,
+                    $"| {figures.Question} | {figures.Asked:N0} | {figures.Failures:N0} | {figures.P50Ms:F2} ms | {figures.P99Ms:F2} ms | {figures.MaxMs:F2} ms |");
+            }
+        }
+
         File.WriteAllText(Path.Combine(directory, "summary.md"), markdown.ToString());
         result.Write(Path.Combine(directory, "summary.json"));
 

@@ -24,7 +24,8 @@ public sealed record RunResult(
     double? CountedAfterLastResponseSeconds,
     bool? Verified,
     [property: JsonPropertyName("answers_match_mysql")] bool? AnswersMatchMySql,
-    RetryFigures? Retries)
+    RetryFigures? Retries,
+    IReadOnlyList<HistoryQueryFigures> HistoryQueries)
 {
     private static readonly JsonSerializerOptions Json = new()
     {
@@ -47,3 +48,7 @@ public sealed record RetryFigures(
     long Acknowledged, long Stored, long Missing, long Unexpected, long GivenUp,
     long AnswersOther,
     [property: JsonPropertyName("longest_without_201_seconds")] double LongestWithout201Seconds);
+
+/// <summary>Purchase history questions asked while the day ran (--history-queries-per-second): first pages, timed
+/// from the request until the whole answer was read; failures are answers other than 200.</summary>
+public sealed record HistoryQueryFigures(string Question, int Asked, int Failures, double P50Ms, double P99Ms, double MaxMs);
