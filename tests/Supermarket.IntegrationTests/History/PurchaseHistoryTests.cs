@@ -205,6 +205,21 @@ public sealed class PurchaseHistoryTests(SupermarketSystem system)
         }
     }
 
+    [Fact]
+    public async Task Swagger_documents_both_questions_with_their_parameters_and_an_example_page()
+    {
+        using var document = System.Text.Json.JsonDocument.Parse(await system.Api.GetStringAsync("/swagger/v1/swagger.json"));
+        var paths = document.RootElement.GetProperty("paths");
+        var store = paths.GetProperty("/purchases/store/{storeID}").GetProperty("get");
+        var customer = paths.GetProperty("/purchases/customer/{custID}").GetProperty("get");
+
+        Assert.Equal(["storeID", "date", "continuation"], store.GetProperty("parameters").EnumerateArray().Select(p => p.GetProperty("name").GetString()));
+        Assert.Equal(["custID", "from", "to", "continuation"], customer.GetProperty("parameters").EnumerateArray().Select(p => p.GetProperty("name").GetString()));
+        var page = document.RootElement.GetProperty("components").GetProperty("schemas").GetProperty("PurchaseHistoryResponse");
+        Assert.True(page.TryGetProperty("examples", out var examples) || page.TryGetProperty("example", out examples), page.ToString());
+        Assert.Contains("continuation", examples.ToString(), StringComparison.Ordinal);
+    }
+
     private sealed class LinesComparer : IEqualityComparer<(int, int)[]>
     {
         public bool Equals((int, int)[]? x, (int, int)[]? y) => x is not null && y is not null && x.SequenceEqual(y);
