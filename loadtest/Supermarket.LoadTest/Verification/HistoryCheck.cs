@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Net;
 using System.Text;
 using System.Text.Json;
 using Supermarket.LoadTest.Scenario;
@@ -14,6 +15,7 @@ namespace Supermarket.LoadTest.Verification;
 public sealed class HistoryCheck(HttpClient api, LoadOptions options)
 {
     private const int MaxPages = 100_000;
+    private const int MaxAttempts = 20;
 
     public async Task<IReadOnlyList<(bool Passed, string What)>> VerifyAsync(HistorySample sample)
     {
@@ -32,7 +34,13 @@ public sealed class HistoryCheck(HttpClient api, LoadOptions options)
 
     private async Task CompareAsync(List<(bool, string)> results, string path, string what, HistorySample sample, Func<PlannedPurchase, bool> belongs)
     {
-        var (pages, history) = await ReadAllAsync(path);
+        var (pages, history, failure) = await ReadAllAsync(path);
+        if (failure is not null)
+        {
+            results.Add((false, $"{what}: {failure} after {pages:N0} pages"));
+            return;
+        }
+
         var ids = history.Select(p => p.Id).ToList();
         results.Add((ids.Count == ids.Distinct().Count() && history.SequenceEqual(history.OrderByDescending(p => p.Date).ThenByDescending(p => p.ReceivedAt)),
             $"GET /{path}: {history.Count:N0} purchases in {pages:N0} pages, none twice, newest first"));
@@ -48,15 +56,22 @@ public sealed class HistoryCheck(HttpClient api, LoadOptions options)
         results.Add((unexplained == 0, $"{what}: nothing received during the run that the run did not send ({unexplained:N0} unexplained)"));
     }
 
-    private async Task<(int Pages, List<(Guid Id, DateOnly Date, DateTimeOffset ReceivedAt, string Shape)> Purchases)> ReadAllAsync(string path)
+    /// <summary>Every page, following the continuations; a page the writer could not answer in time (503, 504: it
+    /// may still be draining a backlog, or restarting in the chaos run) is asked again, bounded.</summary>
+    private async Task<(int Pages, List<(Guid Id, DateOnly Date, DateTimeOffset ReceivedAt, string Shape)> Purchases, string? Failure)> ReadAllAsync(string path)
     {
         var purchases = new List<(Guid, DateOnly, DateTimeOffset, string)>();
         string? continuation = null;
         var pages = 0;
         do
         {
-            using var response = await api.GetAsync(continuation is null ? path : $"{path}&continuation={Uri.EscapeDataString(continuation)}");
-            response.EnsureSuccessStatusCode();
+            var url = continuation is null ? path : $"{path}&continuation={Uri.EscapeDataString(continuation)}";
+            using var response = await GetPageAsync(url);
+            if (response.StatusCode != HttpStatusCode.OK)
+            {
+                return (pages, purchases, $"GET /{url} answered {(int)response.StatusCode}");
+            }
+
             using var json = JsonDocument.Parse(await response.Content.ReadAsStringAsync());
             foreach (var purchase in json.RootElement.GetProperty("purchases").EnumerateArray())
             {
@@ -75,7 +90,22 @@ public sealed class HistoryCheck(HttpClient api, LoadOptions options)
         }
         while (continuation is not null && pages < MaxPages);
 
-        return (pages, purchases);
+        return (pages, purchases, null);
+    }
+
+    private async Task<HttpResponseMessage> GetPageAsync(string url)
+    {
+        for (var attempt = 1; ; attempt++)
+        {
+            var response = await api.GetAsync(url);
+            if (response.StatusCode is not (HttpStatusCode.ServiceUnavailable or HttpStatusCode.GatewayTimeout) || attempt == MaxAttempts)
+            {
+                return response;
+            }
+
+            response.Dispose();
+            await Task.Delay(TimeSpan.FromMilliseconds(500));
+        }
     }
 
     /// <summary>A purchase as the till sent it: store, customer and lines in order (every quantity 1, as the
