@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using MassTransit;
 using Microsoft.Extensions.Options;
+using Supermarket.Api.Broker;
 using Supermarket.Contracts.Purchases;
 using Supermarket.Messaging;
 

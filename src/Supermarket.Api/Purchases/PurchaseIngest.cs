@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Options;
+using Supermarket.Api.Broker;
 using Supermarket.Contracts.Purchases;
 
 namespace Supermarket.Api.Purchases;

@@ -1,4 +1,5 @@
 using MassTransit;
+using Supermarket.Api.Broker;
 using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.History;
 using Supermarket.Contracts.Purchases;
@@ -33,11 +34,13 @@ public static class PurchaseIngestSetup
             bus.AddRequestClient<PurchasesAtStore>(history);
             bus.AddRequestClient<PurchasesOfCustomer>(history);
         },
-        // A bus that only publishes reports itself healthy with the broker gone (MassTransit issue #2716), and this
-        // bus's response endpoint starts only with the first question. This empty, temporary endpoint makes the bus's
-        // health, hence /health/ready and BrokerConnection, follow the connection from the start.
-        (_, rabbit) => rabbit.ReceiveEndpoint(new TemporaryEndpointDefinition("connection"), KebabCaseEndpointNameFormatter.Instance,
-            endpoint => endpoint.ConfigureConsumeTopology = false));
+        // MassTransit starts the bus endpoint, where answers come back, only with the first question, and blocks the
+        // thread of every question that arrives meanwhile until it has started (MassTransitBus.ConnectRequestPipe).
+        // Tens of questions a second on a cold API starved the thread pool so far that the RabbitMQ client could not
+        // finish that start, and the connection was lost for good (ColdStartTests). Started with the bus, it also
+        // makes the bus's health, hence /health/ready and BrokerConnection, follow the connection from the start: a
+        // bus that only publishes reports itself healthy with the broker gone (MassTransit issue #2716).
+        (_, rabbit) => rabbit.AutoStart = true);
         return builder;
     }
 }

@@ -1,11 +1,12 @@
 using MassTransit;
+using Supermarket.Api.Broker;
 using Supermarket.Api.Problems;
 
 namespace Supermarket.Api.Workers;
 
 /// <summary>How a GET asks a worker over the broker (request/response): bounded by a timeout end to end, sending
-/// the request included, so a GET never hangs: 504 when the worker does not answer, 503 when the broker cannot take
-/// the request.</summary>
+/// the request included, so a GET never hangs: 504 when the worker does not answer, 503 when the broker is known to be
+/// gone or cannot take the request.</summary>
 public static class WorkerQuestions
 {
     public static async Task<IResult> AskAsync<TRequest, TAnswer>(HttpContext http, IRequestClient<TRequest> client,
@@ -13,6 +14,11 @@ public static class WorkerQuestions
         where TRequest : class
         where TAnswer : class
     {
+        if (!http.RequestServices.GetRequiredService<BrokerConnection>().CanAsk())
+        {
+            return ClientErrors.WorkerUnavailable(http, worker);
+        }
+
         using var deadline = CancellationTokenSource.CreateLinkedTokenSource(http.RequestAborted);
         deadline.CancelAfter(timeout);
         try

@@ -1,10 +1,10 @@
 using System.Diagnostics;
 using MassTransit;
 
-namespace Supermarket.Api.Purchases;
+namespace Supermarket.Api.Broker;
 
 /// <summary>
-/// Decides whether a publish is worth trying. While the broker is known to be gone, the API refuses at once with a 503
+/// Decides whether a publish, or a question to a worker, is worth trying. While the broker is known to be gone, the API refuses at once with a 503
 /// instead of letting every request wait out the publish timeout: stores are told to come back sooner and hold no
 /// connection meanwhile. "Known to be gone" means MassTransit's health is not Healthy (the same check as /health/ready)
 /// and no publish was confirmed in the last second. Receive endpoints reconnect more slowly than publishing does (16 s
@@ -18,7 +18,8 @@ public sealed class BrokerConnection(IBusControl bus)
     private static readonly long RecheckHealthEvery = Second / 4;
 
     private long _healthCheckedAt = Stopwatch.GetTimestamp() - RecheckHealthEvery;
-    private volatile bool _healthy = true;
+    private volatile bool _healthy;
+    private volatile bool _checked;
     private long _lastConfirmed;
     private long _lastProbe;
 
@@ -31,15 +32,22 @@ public sealed class BrokerConnection(IBusControl bus)
             || TryTake(ref _lastProbe, now, Second);
     }
 
+    /// <summary>True: ask the worker. False: the broker is known to be gone, or was never reached; answer 503 now.
+    /// No probe here: a question gains nothing by going first, and one asked before the API ever reached the broker
+    /// would only wait out its timeout.</summary>
+    public bool CanAsk() => IsHealthy(Stopwatch.GetTimestamp());
+
     /// <summary>Called for every confirmed publish: the broker takes messages, whatever the health says.</summary>
     public void Confirmed() => Volatile.Write(ref _lastConfirmed, Stopwatch.GetTimestamp());
 
     private bool IsHealthy(long now)
     {
-        if (TryTake(ref _healthCheckedAt, now, RecheckHealthEvery))
+        // Until a first reading is in, every caller reads for itself: none acts on a guess.
+        if (TryTake(ref _healthCheckedAt, now, RecheckHealthEvery) || !_checked)
         {
             // A receive endpoint that lost its connection reports Degraded while it retries.
             _healthy = bus.CheckHealth().Status == BusHealthStatus.Healthy;
+            _checked = true;
         }
 
         return _healthy;
