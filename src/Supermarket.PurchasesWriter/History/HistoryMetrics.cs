@@ -17,5 +17,4 @@ public sealed class HistoryMetrics
 
     public void Answered(string question, TimeSpan took) =>
         _queryDuration.Record(took.TotalMilliseconds, new KeyValuePair<string, object?>("question", question));
-
 }
