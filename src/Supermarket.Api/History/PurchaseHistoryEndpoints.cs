@@ -20,18 +20,12 @@ public static class PurchaseHistoryEndpoints
             .WithName("PurchasesAtStore")
             .WithSummary("A store's purchases on one day, newest first, a page at a time.")
             .WithDescription("Pass a page's `continuation` back unchanged, with the same path and date, for the next page; it is null on the last page.")
-            .Produces<PurchaseHistoryResponse>()
-            .ProducesValidationProblem()
-            .ProducesProblem(StatusCodes.Status503ServiceUnavailable)
-            .ProducesProblem(StatusCodes.Status504GatewayTimeout);
+            .ProducesWorkerAnswer<PurchaseHistoryResponse>();
         purchases.MapGet("/customer/{custID}", PurchasesOfCustomer)
             .WithName("PurchasesOfCustomer")
             .WithSummary("A customer's purchases, newest first, optionally between two dates, a page at a time.")
             .WithDescription("`from` and `to` (yyyyMMdd) both include their day. Pass a page's `continuation` back unchanged for the next page; it is null on the last page.")
-            .Produces<PurchaseHistoryResponse>()
-            .ProducesValidationProblem()
-            .ProducesProblem(StatusCodes.Status503ServiceUnavailable)
-            .ProducesProblem(StatusCodes.Status504GatewayTimeout);
+            .ProducesWorkerAnswer<PurchaseHistoryResponse>();
         return app;
     }
 

@@ -9,6 +9,13 @@ namespace Supermarket.Api.Workers;
 /// gone or cannot take the request.</summary>
 public static class WorkerQuestions
 {
+    /// <summary>Documents what a GET that asks a worker answers: the answer, 400 for bad input, 503 and 504.</summary>
+    public static RouteHandlerBuilder ProducesWorkerAnswer<TResponse>(this RouteHandlerBuilder endpoint) =>
+        endpoint.Produces<TResponse>()
+            .ProducesValidationProblem()
+            .ProducesProblem(StatusCodes.Status503ServiceUnavailable)
+            .ProducesProblem(StatusCodes.Status504GatewayTimeout);
+
     public static async Task<IResult> AskAsync<TRequest, TAnswer>(HttpContext http, IRequestClient<TRequest> client,
         TRequest request, TimeSpan timeout, string worker, Func<TAnswer, IResult> answer)
         where TRequest : class
