@@ -28,29 +28,38 @@ public sealed class ConfirmedPublisher(IBus bus, IOptions<BrokerOptions> broker,
             _ => [],
         };
         var started = Stopwatch.GetTimestamp();
-        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(aborted);
-        timeout.CancelAfter(_timeout);
+        using var attempt = new PublishAttempt(_timeout, aborted);
         try
         {
             await bus.Publish(message, context =>
             {
+                context.GetOrAddPayload(() => attempt);
                 context.Durable = _persistent;
                 if (context.TryGetPayload<RabbitMqSendContext>(out var rabbit))
                 {
                     rabbit.Mandatory = true;
                 }
-            }, timeout.Token);
+            }, attempt.Token);
             connection.Confirmed();
-            metrics.Published(purchases.Length, Stopwatch.GetElapsedTime(started), confirmed: true);
+            metrics.Published(purchases.Length, Stopwatch.GetElapsedTime(started), "confirmed");
             return true;
         }
         catch (Exception exception) when (!aborted.IsCancellationRequested)
         {
             // A cancelled wait may still have reached the broker, so the purchases may yet arrive; the writers are
             // idempotent on their ids, and a client that retries with its Idempotency-Key makes the same ids.
-            metrics.Published(purchases.Length, Stopwatch.GetElapsedTime(started), confirmed: false);
-            logger.LogWarning(exception, "A {Message} of {Count} purchases was not confirmed by the broker: {PurchaseIds}",
-                typeof(T).Name, purchases.Length, string.Join(",", purchases.Select(p => p.PurchaseId)));
+            metrics.Published(purchases.Length, Stopwatch.GetElapsedTime(started), attempt.Refused ? "refused" : "unconfirmed");
+            if (attempt.Refused)
+            {
+                // Expected while storage is behind; the 503s are counted, not each logged with its ids.
+                logger.LogDebug("A {Message} of {Count} purchases was refused by the broker: a queue is at its length limit",
+                    typeof(T).Name, purchases.Length);
+            }
+            else
+            {
+                logger.LogWarning(exception, "A {Message} of {Count} purchases was not confirmed by the broker: {PurchaseIds}",
+                    typeof(T).Name, purchases.Length, string.Join(",", purchases.Select(p => p.PurchaseId)));
+            }
             return false;
         }
     }

@@ -17,7 +17,7 @@ public sealed class IngestMetrics
     {
         var meter = meters.Create(TelemetryRegistration.MeterName);
         _answered = meter.CreateCounter<long>("supermarket.purchases.answered", "{purchase}", "POST /purchase answers, by HTTP status (201 = accepted)");
-        _publishDuration = meter.CreateHistogram("supermarket.publish.duration", "ms", "From publish to the broker's confirm (or the timeout)",
+        _publishDuration = meter.CreateHistogram("supermarket.publish.duration", "ms", "From publish to the broker's confirm, refusal or the timeout",
             advice: HistogramBuckets.Milliseconds);
         _batchSize = meter.CreateHistogram("supermarket.publish.batch.size", "{purchase}", "Purchases per published message",
             advice: HistogramBuckets.Purchases);
@@ -29,9 +29,11 @@ public sealed class IngestMetrics
 
     public void RefusedWhileBrokerGone() => _refused.Add(1);
 
-    public void Published(int purchases, TimeSpan took, bool confirmed)
+    /// <summary>outcome: "confirmed", "refused" (nacked: a queue at its length limit) or "unconfirmed" (no answer
+    /// within the publish timeout, or the connection failed).</summary>
+    public void Published(int purchases, TimeSpan took, string outcome)
     {
-        _publishDuration.Record(took.TotalMilliseconds, new KeyValuePair<string, object?>("confirmed", confirmed));
+        _publishDuration.Record(took.TotalMilliseconds, new KeyValuePair<string, object?>("outcome", outcome));
         _batchSize.Record(purchases);
     }
 }

@@ -19,6 +19,7 @@ public static class PurchaseIngestSetup
         builder.Services.AddValidatedOptions<IngestOptions>(builder.Configuration, IngestOptions.Section);
         builder.Services.AddSingleton<IngestMetrics>();
         builder.Services.AddSingleton<ConfirmedPublisher>();
+        builder.Services.AddSingleton<IPublishObserver, RefusedPublishObserver>();
         builder.Services.AddSingleton<PurchaseBatcher>();
         builder.Services.AddHostedService(services => services.GetRequiredService<PurchaseBatcher>());
         builder.Services.AddSingleton<PurchaseIngest>();

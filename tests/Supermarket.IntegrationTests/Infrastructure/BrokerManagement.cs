@@ -1,4 +1,7 @@
 using System.Net.Http.Headers;
+using System.Net.Http.Json;
+using RabbitMQ.Client;
+using RabbitMQ.Client.Exceptions;
 using System.Text;
 
 namespace Supermarket.IntegrationTests.Infrastructure;
@@ -24,4 +27,64 @@ public static class BrokerManagement
             deleted.EnsureSuccessStatusCode();
         }
     }
+
+    /// <summary>How many consumers each durable queue of the test vhost has now. The names come from the management
+    /// API; the counts from AMQP, because the management API's figures are samples taken seconds apart.</summary>
+    public static async Task<Dictionary<string, uint>> ConsumersAsync()
+    {
+        using var http = Client();
+        var queues = await http.GetFromJsonAsync<DurableQueue[]>(
+            $"queues/{Uri.EscapeDataString(TestSettings.VirtualHost)}?columns=name,durable");
+        var factory = new ConnectionFactory
+        {
+            HostName = TestSettings.BrokerHost,
+            Port = TestSettings.BrokerPort,
+            VirtualHost = TestSettings.VirtualHost,
+            UserName = TestSettings.BrokerAdmin,
+            Password = TestSettings.BrokerAdminPassword,
+        };
+        await using var connection = await factory.CreateConnectionAsync();
+        var consumers = new Dictionary<string, uint>();
+        foreach (var queue in queues!.Where(queue => queue.Durable))
+        {
+            // A queue deleted meanwhile closes the channel it was asked on, hence one channel per queue.
+            await using var channel = await connection.CreateChannelAsync();
+            try
+            {
+                consumers[queue.Name] = (await channel.QueueDeclarePassiveAsync(queue.Name)).ConsumerCount;
+            }
+            catch (OperationInterruptedException)
+            {
+            }
+        }
+
+        return consumers;
+    }
+
+    /// <summary>The client connections to the test vhost. The management API lists a new connection only after its
+    /// next statistics sample, seconds after it opened.</summary>
+    public static async Task<string[]> ConnectionsAsync()
+    {
+        using var http = Client();
+        var connections = await http.GetFromJsonAsync<VhostConnection[]>("connections?columns=name,vhost");
+        return [.. connections!.Where(connection => connection.Vhost == TestSettings.VirtualHost).Select(connection => connection.Name)];
+    }
+
+    /// <summary>Closes client connections, as the broker does when it goes away.</summary>
+    public static async Task CloseConnectionsAsync(IEnumerable<string> names)
+    {
+        using var http = Client();
+        foreach (var name in names)
+        {
+            using var closed = await http.DeleteAsync($"connections/{Uri.EscapeDataString(name)}");
+            if (closed.StatusCode != System.Net.HttpStatusCode.NotFound)
+            {
+                closed.EnsureSuccessStatusCode();
+            }
+        }
+    }
+
+    private sealed record DurableQueue(string Name, bool Durable);
+
+    private sealed record VhostConnection(string Name, string Vhost);
 }

@@ -20,7 +20,7 @@ public sealed class MetricsTests(SupermarketSystem system)
 
         Assert.Matches(@"(?m)^supermarket_purchases_answered_total\{status=""201""\} [1-9]", text);
         Assert.Matches(@"(?m)^supermarket_purchases_answered_total\{status=""400""\} [1-9]", text);
-        Assert.Matches(@"(?m)^supermarket_publish_duration_ms_count\{confirmed=""True""\} [1-9]", text);
+        Assert.Matches(@"(?m)^supermarket_publish_duration_ms_count\{outcome=""confirmed""\} [1-9]", text);
         Assert.Matches(@"(?m)^supermarket_publish_batch_size_bucket\{le=""\+Inf""\} [1-9]", text);
     }
 

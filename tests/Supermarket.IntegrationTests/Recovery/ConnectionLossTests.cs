@@ -1,0 +1,70 @@
+using Dapper;
+using MySql.Data.MySqlClient;
+using Supermarket.IntegrationTests.Infrastructure;
+
+namespace Supermarket.IntegrationTests.Recovery;
+
+/// <summary>A worker that loses its broker connection while it is in the middle of a message gets every consumer
+/// back, without a restart, and what was in flight is stored once.</summary>
+[Collection(nameof(SystemCollection))]
+public sealed class ConnectionLossTests(SupermarketSystem system)
+{
+    [Fact]
+    public async Task Connections_closed_while_the_writer_is_mid_batch_come_back_with_every_consumer_and_nothing_is_lost()
+    {
+        await Purchases.RecordAsync(system.Api, 3, 3000, "20210105", (1, 1));
+        var consumed = (await BrokerManagement.ConsumersAsync()).Where(queue => queue.Value > 0).Select(queue => queue.Key).ToArray();
+        Assert.NotEmpty(consumed);
+
+        // Hold the writer inside its transaction (and a history question inside its query) with a table lock, so
+        // that the connection dies under messages it has taken but not yet acknowledged or answered.
+        await using var locker = new MySqlConnection(TestSettings.ConnectionString());
+        await locker.OpenAsync();
+        await locker.ExecuteAsync("LOCK TABLES purchases WRITE, idempotency_keys WRITE");
+        Guid[] inFlight;
+        Task<HttpResponseMessage>[] questions;
+        try
+        {
+            inFlight = await Task.WhenAll(Enumerable.Range(1, 8).Select(customer =>
+                Purchases.RecordAsync(system.Api, 3, 3000 + customer, "20210105", (customer, 1))));
+            questions =
+            [
+                system.Api.GetAsync("/purchases/store/3?date=20210105"),
+                system.Api.SendAsync(new HttpRequestMessage(HttpMethod.Post, "/purchase/3/customer/3200/date/20210105")
+                {
+                    Content = new StringContent(Purchases.Body((2, 1)), System.Text.Encoding.UTF8, "application/json"),
+                    Headers = { { "Idempotency-Key", $"till-3/{Guid.NewGuid():N}" } },
+                }),
+            ];
+            await Task.Delay(TimeSpan.FromMilliseconds(500));
+            await ServiceScript.RunAsync("rabbit-down");
+        }
+        finally
+        {
+            await locker.ExecuteAsync("UNLOCK TABLES");
+        }
+
+        await Task.Delay(TimeSpan.FromSeconds(2));
+        await ServiceScript.RunAsync("rabbit-up");
+        foreach (var question in questions)
+        {
+            (await question).Dispose();
+        }
+
+        var consumers = await Eventually.UntilAsync(BrokerManagement.ConsumersAsync,
+            now => consumed.All(queue => now.GetValueOrDefault(queue) > 0), TimeSpan.FromSeconds(60));
+        Assert.All(consumed, queue => Assert.True(consumers.GetValueOrDefault(queue) > 0, $"{queue} has no consumer"));
+
+        var after = await Eventually.UntilAsync(
+            async () => await Purchases.PostAsync(system.Api, "/purchase/3/customer/3100/date/20210105", Purchases.Body((9, 1))),
+            response => response.StatusCode == System.Net.HttpStatusCode.Created, TimeSpan.FromSeconds(30));
+        Assert.Equal(System.Net.HttpStatusCode.Created, after.StatusCode);
+        foreach (var id in inFlight)
+        {
+            var stored = await Eventually.UntilAsync(() => TestDatabase.CountPurchasesAsync(id), count => count > 0, TimeSpan.FromSeconds(30));
+            Assert.Equal(1, stored);
+        }
+
+        await system.WaitUntilHealthyAsync();
+    }
+}
