@@ -9,6 +9,7 @@
 #
 # topology: --api-replicas N   N API processes on ports 8081.. behind nginx on 8080 (default: one API on 8080)
 #           --writers M        M Purchases writers competing on one queue (default 1)
+#           --broker-nodes 3   a RabbitMQ cluster of three nodes with quorum queues (default: one node)
 #
 # Processes run in the background with their logs in .local/logs/ and their PIDs in .local/pids/.
 # Settings reach them as environment variables (for example Broker__PersistentDelivery=false).

@@ -15,9 +15,10 @@ API_URL=${API_URL:-http://127.0.0.1:$API_PORT}
 # takes CPU from the others (measured: docs/performance.md). Overridable like any setting.
 export DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=${DOTNET_ThreadPool_UnfairSemaphoreSpinLimit:-0}
 
-# How many of each: set by the --api-replicas and --writers options (see take_topology_options).
+# How many of each: set by the --api-replicas, --writers and --broker-nodes options (see take_topology_options).
 API_REPLICAS=0 # 0: one API straight on $API_PORT; N: N APIs on the next ports, nginx on $API_PORT
 WRITERS=1
+BROKER_NODES=${BROKER_NODES:-1} # 1: one RabbitMQ node; N: a cluster of N nodes (scripts/services.sh)
 
 log() { printf '[run] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -39,9 +40,24 @@ take_topology_options() {
     case $1 in
       --api-replicas) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--api-replicas takes a positive number"; API_REPLICAS=$2; shift 2 ;;
       --writers) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--writers takes a positive number"; WRITERS=$2; shift 2 ;;
+      --broker-nodes) [[ ${2:-} =~ ^[13]$ ]] || die "--broker-nodes takes 1 or 3"; BROKER_NODES=$2; shift 2 ;;
       *) OTHER_ARGS+=("$1"); shift ;;
     esac
   done
+  use_broker_nodes
+}
+
+# services.sh starts that many nodes; every process is given all of them, and the workers' queues are quorum queues
+# replicated on each (BrokerOptions).
+use_broker_nodes() {
+  export BROKER_NODES
+  if ((BROKER_NODES > 1)); then
+    local nodes=() port=${RABBITMQ_PORT:-5672} i
+    for ((i = 0; i < BROKER_NODES; i++)); do nodes+=("127.0.0.1:$((port + i))"); done
+    export Broker__ClusterNodes
+    Broker__ClusterNodes=$(IFS=,; echo "${nodes[*]}")
+    export Broker__QuorumQueues=true
+  fi
 }
 
 api_names() {

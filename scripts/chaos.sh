@@ -16,8 +16,13 @@
 #                              and applies the backlog stored meanwhile. late-retry: the day is sent once, then all of
 #                              it again with the same keys, as tills retrying long after: nothing new may be stored
 #                              or counted.
+#                              With --broker-nodes 3 also (and by default only): leader-kill (SIGKILL the node that
+#                              leads the writer's queue, then start it again), follower-kill (the same for a node
+#                              that does not lead it), node-pause (SIGSTOP the leader for --fault-for seconds, then
+#                              SIGCONT: give it more than two heartbeats, Broker:Heartbeat, 10 s).
 #     --api-replicas N         API replicas behind nginx (2)
 #     --writers M              Purchases writers (1)
+#     --broker-nodes 1|3       RabbitMQ nodes (1); 3: a cluster with quorum queues
 #
 # The system is brought up (./run.sh up) with the topology given and left running afterwards.
 set -euo pipefail
@@ -30,7 +35,7 @@ STORES=64
 PER_HOUR=300
 FAULT_AFTER=10
 FAULT_FOR=10
-SCENARIOS="rabbitmq writer aggregator mariadb api late-retry"
+SCENARIOS=""
 RETRY_FOR=180
 API_REPLICAS=2
 ARGS=()
@@ -41,11 +46,17 @@ while [ $# -gt 0 ]; do
     --fault-after) FAULT_AFTER=$2; shift 2 ;;
     --fault-for) FAULT_FOR=$2; shift 2 ;;
     --scenarios) SCENARIOS=$2; shift 2 ;;
-    -h|--help) sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) ARGS+=("$1"); shift ;;
   esac
 done
 take_topology_options "${ARGS[@]}"
+if [ -z "$SCENARIOS" ]; then
+  if ((BROKER_NODES > 1)); then SCENARIOS="leader-kill follower-kill node-pause"; else SCENARIOS="rabbitmq writer aggregator mariadb api late-retry"; fi
+fi
+if [[ $SCENARIOS =~ (leader-kill|follower-kill|node-pause) ]] && ((BROKER_NODES < 3)); then
+  die "the leader-kill, follower-kill and node-pause scenarios need --broker-nodes 3"
+fi
 [ ${#OTHER_ARGS[@]} -eq 0 ] || die "unknown option ${OTHER_ARGS[0]} (see ./run.sh chaos --help)"
 if [[ " $SCENARIOS " == *" api "* ]] && ((API_REPLICAS < 2)); then
   log "the api scenario needs --api-replicas 2 or more; skipping it"
@@ -54,15 +65,40 @@ fi
 
 OUT=$STATE/chaos/$(date -u +%Y%m%d-%H%M%S)
 mkdir -p "$OUT"
-"$ROOT/run.sh" up --api-replicas "$API_REPLICAS" --writers "$WRITERS"
+"$ROOT/run.sh" up --api-replicas "$API_REPLICAS" --writers "$WRITERS" --broker-nodes "$BROKER_NODES"
+
+# Every node runs and every quorum queue of the default vhost has a member on each (the restarted node has caught up
+# enough to be listed as online).
+cluster_whole() {
+  local admin=(-fsS -u "${RABBITMQ_ADMIN_USER:-supermarket_admin}:${RABBITMQ_ADMIN_PASSWORD:-supermarket-admin-local}")
+  curl "${admin[@]}" "http://127.0.0.1:${RABBITMQ_MANAGEMENT_PORT:-15672}/api/nodes?columns=name,running" |
+    jq -e --argjson n "$BROKER_NODES" '[.[] | select(.running)] | length == $n' >/dev/null &&
+    curl "${admin[@]}" "http://127.0.0.1:${RABBITMQ_MANAGEMENT_PORT:-15672}/api/queues/%2F?columns=name,type,online" |
+    jq -e --argjson n "$BROKER_NODES" 'all(.[] | select(.type == "quorum"); (.online | length) == $n)' >/dev/null
+}
 
 mysql_rows() { mariadb --defaults-file="$STATE/mariadb/my.cnf" -uroot -N -e "SELECT COUNT(*) FROM supermarket.purchases" 2>/dev/null || echo 0; }
 writers_ready() { local name; for name in $(writer_names); do curl -fsS "$(app_url "$name")/health/ready" || return 1; done; }
+
+# The cluster's node a scenario hits: the one leading the writer's queue, or the next one (a follower).
+target_node() { # scenario
+  local leader
+  leader=$("$ROOT/scripts/services.sh" rabbit-leader supermarket.purchases.writer)
+  if [ "$1" = follower-kill ]; then echo $((leader % BROKER_NODES + 1)); else echo "$leader"; fi
+}
 
 # Each scenario: the fault, the repair, and a probe that passes once the repaired part works again.
 inject() { # scenario
   case $1 in
     rabbitmq) "$ROOT/scripts/services.sh" rabbit-down ;;
+    leader-kill | follower-kill)
+      NODE=$(target_node "$1")
+      log "$1: node $NODE"
+      "$ROOT/scripts/services.sh" rabbit-node-down "$NODE" KILL ;;
+    node-pause)
+      NODE=$(target_node "$1")
+      log "$1: node $NODE"
+      "$ROOT/scripts/services.sh" rabbit-node-pause "$NODE" ;;
     writer) stop_app PurchasesWriter KILL ;;
     aggregator) stop_app SalesAggregator KILL ;;
     mariadb) "$ROOT/scripts/services.sh" db-down ;;
@@ -73,6 +109,8 @@ inject() { # scenario
 repair() { # scenario
   case $1 in
     rabbitmq) "$ROOT/scripts/services.sh" rabbit-up ;;
+    leader-kill | follower-kill) "$ROOT/scripts/services.sh" rabbit-node-up "$NODE" ;;
+    node-pause) "$ROOT/scripts/services.sh" rabbit-node-resume "$NODE" ;;
     writer) start_app PurchasesWriter ;;
     aggregator) start_app SalesAggregator ;;
     # Rows right after the restart: the writer's next retry (up to 10 s away) makes the count grow.
@@ -84,6 +122,8 @@ repair() { # scenario
 recovered() { # scenario
   case $1 in
     rabbitmq) curl -fsS "$API_URL/health/ready" ;;
+    # The node is back in the cluster, and every queue has all its members again.
+    leader-kill | follower-kill | node-pause) cluster_whole && curl -fsS "$API_URL/health/ready" ;;
     writer) writers_ready ;;
     aggregator) curl -fsS "$API_URL/items/store/1" ;;
     mariadb) [ "$(mysql_rows)" -gt "$ROWS_AT_REPAIR" ] ;;

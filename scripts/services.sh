@@ -7,6 +7,9 @@
 #   scripts/services.sh status   say what runs
 #   scripts/services.sh nginx-up PORT UPSTREAM_PORT...   nginx on PORT in front of API replicas (./run.sh --api-replicas)
 #   scripts/services.sh rabbit-down|rabbit-up|db-down|db-up|nginx-down   one service (the chaos run uses these)
+#   BROKER_NODES=3 scripts/services.sh up   a RabbitMQ cluster of three nodes instead of one (./run.sh --broker-nodes 3)
+#   scripts/services.sh rabbit-node-down N [KILL] | rabbit-node-up N | rabbit-node-pause N | rabbit-node-resume N
+#                                             one node of the cluster; rabbit-leader QUEUE says which node leads a queue
 #
 # Every setting below can be overridden from the environment.
 set -euo pipefail
@@ -94,32 +97,65 @@ install_missing() { # packages (default: the broker, the database and the tools 
 
 # ---------------------------------------------------------------- RabbitMQ
 
+# One node (BROKER_NODES=1, the default): rabbit@localhost, state in .local/rabbitmq. A cluster (BROKER_NODES=3):
+# rabbit1..rabbitN@localhost, node N on AMQP port 5672+N-1, management 15672+N-1 and Erlang distribution
+# 25672+N-1 (RabbitMQ's default, AMQP + 20000), state in .local/rabbitmq-cluster/nodeN. Both use the same ports
+# for their first node, so only one of them runs at a time.
+BROKER_NODES=${BROKER_NODES:-1}
+CLUSTER_DIR=$STATE/rabbitmq-cluster
+[[ $BROKER_NODES =~ ^[1-9]$ ]] || die "BROKER_NODES must be 1 to 9"
+
+broker_nodes() { if ((BROKER_NODES == 1)); then echo 0; else seq 1 "$BROKER_NODES"; fi; }
+
+# Sets NODE_* for node N (0: the single node).
+rabbit_node() {
+  NODE=$1
+  if ((NODE == 0)); then
+    NODE_DIR=$RABBIT_DIR NODE_HOME=$RABBIT_DIR NODE_NAME=rabbit@localhost
+    NODE_PORT=$RABBIT_PORT NODE_MGMT_PORT=$RABBIT_MGMT_PORT
+  else
+    NODE_DIR=$CLUSTER_DIR/node$NODE NODE_HOME=$CLUSTER_DIR NODE_NAME=rabbit$NODE@localhost
+    NODE_PORT=$((RABBIT_PORT + NODE - 1)) NODE_MGMT_PORT=$((RABBIT_MGMT_PORT + NODE - 1))
+  fi
+}
+
 rabbit_env() {
-  export HOME=$RABBIT_DIR # the Erlang cookie lands here, not in /var/lib/rabbitmq
-  export RABBITMQ_NODENAME=rabbit@localhost
-  export RABBITMQ_CONFIG_FILE=$RABBIT_DIR/rabbitmq.conf
-  export RABBITMQ_ENABLED_PLUGINS_FILE=$RABBIT_DIR/enabled_plugins
-  export RABBITMQ_MNESIA_BASE=$RABBIT_DIR/mnesia
-  export RABBITMQ_LOG_BASE=$RABBIT_DIR/log
-  export RABBITMQ_PID_FILE=$RABBIT_DIR/rabbitmq.pid
-  export RABBITMQ_CONF_ENV_FILE=$RABBIT_DIR/rabbitmq-env.conf
+  export HOME=$NODE_HOME # the Erlang cookie lands here, not in /var/lib/rabbitmq; a cluster's nodes share it
+  export RABBITMQ_NODENAME=$NODE_NAME
+  export RABBITMQ_CONFIG_FILE=$NODE_DIR/rabbitmq.conf
+  export RABBITMQ_ENABLED_PLUGINS_FILE=$NODE_DIR/enabled_plugins
+  export RABBITMQ_MNESIA_BASE=$NODE_DIR/mnesia
+  export RABBITMQ_LOG_BASE=$NODE_DIR/log
+  export RABBITMQ_PID_FILE=$NODE_DIR/rabbitmq.pid
+  export RABBITMQ_CONF_ENV_FILE=$NODE_DIR/rabbitmq-env.conf
+  export RABBITMQ_DIST_PORT=$((NODE_PORT + 20000)) # RabbitMQ's own default, but from the port we listen on
+  export ERL_CRASH_DUMP=$NODE_DIR/log/erl_crash.dump
   export ERL_EPMD_ADDRESS=127.0.0.1
   export RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}"
 }
 
+rabbitmqctl() { rabbit_env; /usr/lib/rabbitmq/bin/rabbitmqctl -n "$NODE_NAME" "$@"; }
+
 rabbit_configure() {
-  mkdir -p "$RABBIT_DIR/mnesia" "$RABBIT_DIR/log"
-  : >"$RABBIT_DIR/rabbitmq-env.conf"
-  echo '[rabbitmq_management].' >"$RABBIT_DIR/enabled_plugins"
-  cat >"$RABBIT_DIR/rabbitmq.conf" <<EOF
-listeners.tcp.1 = 127.0.0.1:$RABBIT_PORT
+  mkdir -p "$NODE_DIR/mnesia" "$NODE_DIR/log"
+  : >"$NODE_DIR/rabbitmq-env.conf"
+  echo '[rabbitmq_management].' >"$NODE_DIR/enabled_plugins"
+  cat >"$NODE_DIR/rabbitmq.conf" <<EOF
+listeners.tcp.1 = 127.0.0.1:$NODE_PORT
 management.tcp.ip = 127.0.0.1
-management.tcp.port = $RABBIT_MGMT_PORT
+management.tcp.port = $NODE_MGMT_PORT
 # Queue depths once a second (the load test samples them), not every 5 s.
 collect_statistics_interval = 1000
-load_definitions = $RABBIT_DIR/definitions.json
 EOF
-  cat >"$RABBIT_DIR/definitions.json" <<EOF
+  if ((NODE > 0)); then
+    # A node cut off from the others (paused, or its network gone) stops serving rather than diverging; the two
+    # that still see each other carry on. A dead or paused peer is noticed in about 10 s instead of 60.
+    printf 'cluster_partition_handling = pause_minority\nnet_ticktime = 10\n' >>"$NODE_DIR/rabbitmq.conf"
+  fi
+  # Users, vhosts and permissions live in the cluster's metadata: the first node loads them, the others join it.
+  ((NODE > 1)) && return
+  echo "load_definitions = $NODE_DIR/definitions.json" >>"$NODE_DIR/rabbitmq.conf"
+  cat >"$NODE_DIR/definitions.json" <<EOF
 {
   "vhosts": [{"name": "/"}, {"name": "supermarket-test"}],
   "users": [
@@ -138,33 +174,97 @@ EOF
 EOF
 }
 
-rabbit_up() {
-  if alive "$(pid_of "$RABBIT_DIR/server.pid")"; then
-    log "RabbitMQ already running (pid $(cat "$RABBIT_DIR/server.pid"))"
-    return
-  fi
-  port_open "$RABBIT_PORT" && die "port $RABBIT_PORT is taken by a RabbitMQ this script did not start"
-  rabbit_configure
-  rabbit_env
-  # Erlang's port mapper, started here rather than by the node, so that `down` stops it by its PID.
-  if ! alive "$(pid_of "$RABBIT_DIR/epmd.pid")"; then
-    setsid epmd -address 127.0.0.1 >"$RABBIT_DIR/log/epmd.log" 2>&1 </dev/null &
-    echo $! >"$RABBIT_DIR/epmd.pid"
-    wait_for 10 "epmd" port_open 4369
-  fi
-  log "starting RabbitMQ on 127.0.0.1:$RABBIT_PORT"
-  setsid /usr/lib/rabbitmq/bin/rabbitmq-server >"$RABBIT_DIR/log/console.log" 2>&1 </dev/null &
-  echo $! >"$RABBIT_DIR/server.pid"
-  # rabbitmqctl fails at once before the node is up and costs ~2 s of CPU a call: poll the port first.
-  wait_for 120 "RabbitMQ port $RABBIT_PORT" port_open "$RABBIT_PORT"
-  wait_for 60 "RabbitMQ" /usr/lib/rabbitmq/bin/rabbitmq-diagnostics -q ping
+# Erlang's port mapper, started here rather than by a node, so that `down` stops it by its PID.
+epmd_up() {
+  mkdir -p "$RABBIT_DIR/log"
+  alive "$(pid_of "$RABBIT_DIR/epmd.pid")" && return
+  setsid epmd -address 127.0.0.1 >"$RABBIT_DIR/log/epmd.log" 2>&1 </dev/null &
+  echo $! >"$RABBIT_DIR/epmd.pid"
+  wait_for 10 "epmd" port_open 4369
 }
 
+rabbit_node_up() { # N
+  rabbit_node "$1"
+  if alive "$(pid_of "$NODE_DIR/server.pid")"; then
+    log "RabbitMQ $NODE_NAME already running (pid $(cat "$NODE_DIR/server.pid"))"
+    return
+  fi
+  port_open "$NODE_PORT" && die "port $NODE_PORT is taken by a RabbitMQ this script did not start (./run.sh down stops one it did)"
+  rabbit_configure
+  rabbit_env
+  epmd_up
+  log "starting RabbitMQ $NODE_NAME on 127.0.0.1:$NODE_PORT"
+  setsid /usr/lib/rabbitmq/bin/rabbitmq-server >"$NODE_DIR/log/console.log" 2>&1 </dev/null &
+  echo $! >"$NODE_DIR/server.pid"
+  # rabbitmqctl fails at once before the node is up and costs ~2 s of CPU a call: poll the port first.
+  wait_for 120 "RabbitMQ port $NODE_PORT" port_open "$NODE_PORT"
+  wait_for 60 "RabbitMQ $NODE_NAME" /usr/lib/rabbitmq/bin/rabbitmq-diagnostics -n "$NODE_NAME" -q ping
+}
+
+# Nodes 2..N join node 1 once; the membership is kept in their state, so a restarted node rejoins by itself.
+rabbit_cluster_join() {
+  local n
+  for n in $(seq 2 "$BROKER_NODES"); do
+    rabbit_node "$n"
+    if ! rabbitmqctl -q cluster_status --formatter json | jq -e '.disk_nodes | index("rabbit1@localhost")' >/dev/null; then
+      log "joining $NODE_NAME to rabbit1@localhost"
+      rabbitmqctl -q stop_app
+      rabbitmqctl -q join_cluster rabbit1@localhost
+      rabbitmqctl -q start_app
+    fi
+  done
+}
+
+rabbit_up() {
+  local n other
+  # The single node and a cluster share their first ports: refuse to start one while the other runs.
+  for other in $(if ((BROKER_NODES == 1)); then seq 1 9; else echo 0; fi); do
+    rabbit_node "$other"
+    if alive "$(pid_of "$NODE_DIR/server.pid")"; then
+      die "RabbitMQ $NODE_NAME runs in the other broker topology; ./run.sh down first"
+    fi
+  done
+  if ((BROKER_NODES > 1)) && [ ! -f "$CLUSTER_DIR/.erlang.cookie" ]; then
+    mkdir -p "$CLUSTER_DIR"
+    (umask 077 && head -c 300 /dev/urandom | tr -dc 'A-Z' | head -c 20 >"$CLUSTER_DIR/.erlang.cookie")
+    chmod 400 "$CLUSTER_DIR/.erlang.cookie"
+  fi
+  for n in $(broker_nodes); do rabbit_node_up "$n"; done
+  ((BROKER_NODES == 1)) || rabbit_cluster_join
+}
+
+rabbit_node_down() { # N [signal]: TERM stops the node cleanly, KILL as a crash
+  rabbit_node "$1"
+  local pid
+  pid=$(pid_of "$NODE_DIR/server.pid")
+  if [ "${2:-TERM}" = KILL ] && alive "$pid"; then
+    log "killing RabbitMQ $NODE_NAME (pid $pid)"
+    kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid"
+    while alive "$pid"; do sleep 0.1; done
+  else
+    stop_pid "RabbitMQ $NODE_NAME" "$pid"
+  fi
+  rm -f "$NODE_DIR/server.pid"
+}
+
+# Every node of either topology that runs, then epmd.
 rabbit_down() {
-  stop_pid RabbitMQ "$(pid_of "$RABBIT_DIR/server.pid")"
-  rm -f "$RABBIT_DIR/server.pid"
+  local n
+  for n in 0 $(seq 1 9); do
+    rabbit_node "$n"
+    if [ -f "$NODE_DIR/server.pid" ]; then rabbit_node_down "$n"; fi
+  done
   stop_pid epmd "$(pid_of "$RABBIT_DIR/epmd.pid")"
   rm -f "$RABBIT_DIR/epmd.pid"
+}
+
+# The number of the node that leads a quorum queue of the default vhost.
+rabbit_leader() { # queue
+  local leader
+  leader=$(curl -fsS -u "$RABBIT_ADMIN_USER:$RABBIT_ADMIN_PASSWORD" \
+    "http://127.0.0.1:$RABBIT_MGMT_PORT/api/queues/%2F/$(jq -rn --arg q "$1" '$q|@uri')" | jq -r '.leader // .node')
+  [[ $leader =~ ^rabbit([1-9])@ ]] || die "queue $1 has no leader in a cluster (its node: $leader)"
+  echo "${BASH_REMATCH[1]}"
 }
 
 # ---------------------------------------------------------------- MariaDB
@@ -277,7 +377,7 @@ nginx_down() {
 # Where things are, without the passwords: this lands in run, test and CI logs.
 settings() {
   cat <<EOF
-RabbitMQ:  amqp://$RABBIT_USER@127.0.0.1:$RABBIT_PORT/  (management http://127.0.0.1:$RABBIT_MGMT_PORT/)
+RabbitMQ:  amqp://$RABBIT_USER@127.0.0.1:$RABBIT_PORT/  (management http://127.0.0.1:$RABBIT_MGMT_PORT/)$( ((BROKER_NODES == 1)) || echo ", a cluster of $BROKER_NODES nodes on ports $RABBIT_PORT-$((RABBIT_PORT + BROKER_NODES - 1))")
 MariaDB:   127.0.0.1:$DB_PORT, database $DB_NAME; users $DB_USER (the writer) and $DB_READER (the aggregator, read-only)
 Data/logs: $STATE
 EOF
@@ -285,11 +385,14 @@ EOF
 
 status() {
   local rc=0
-  for svc in rabbitmq mariadb; do
-    local dir=$STATE/$svc pid
-    pid=$(pid_of "$dir/server.pid")
-    if alive "$pid"; then echo "$svc: running (pid $pid)"; else echo "$svc: stopped"; rc=1; fi
+  local n pid
+  for n in $(broker_nodes); do
+    rabbit_node "$n"
+    pid=$(pid_of "$NODE_DIR/server.pid")
+    if alive "$pid"; then echo "rabbitmq $NODE_NAME: running (pid $pid)"; else echo "rabbitmq $NODE_NAME: stopped"; rc=1; fi
   done
+  pid=$(pid_of "$DB_DIR/server.pid")
+  if alive "$pid"; then echo "mariadb: running (pid $pid)"; else echo "mariadb: stopped"; rc=1; fi
   if alive "$(pid_of "$NGINX_DIR/server.pid")"; then echo "nginx: running (pid $(cat "$NGINX_DIR/server.pid"))"; fi
   return $rc
 }
@@ -312,9 +415,18 @@ case ${1:-} in
   status) status ;;
   rabbit-up) install_missing; rabbit_up ;;
   rabbit-down) rabbit_down ;;
+  # One node of a cluster: started again (it rejoins), stopped (KILL: as a crash), paused and resumed (SIGSTOP and
+  # SIGCONT: a node that stops answering, as behind a network partition, then comes back).
+  rabbit-node-up) rabbit_node_up "${2:?node number}" ;;
+  rabbit-node-down) rabbit_node_down "${2:?node number}" "${3:-TERM}" ;;
+  rabbit-node-pause|rabbit-node-resume)
+    rabbit_node "${2:?node number}"
+    signal=STOP; [ "$1" = rabbit-node-resume ] && signal=CONT
+    kill "-$signal" -- "-$(pid_of "$NODE_DIR/server.pid")" ;;
+  rabbit-leader) rabbit_leader "${2:?queue}" ;;
   # A memory alarm, as when the broker runs out of memory: it stops reading from every publishing connection.
-  rabbit-block) rabbit_env; /usr/lib/rabbitmq/bin/rabbitmqctl -q set_vm_memory_high_watermark 0 ;;
-  rabbit-unblock) rabbit_env; /usr/lib/rabbitmq/bin/rabbitmqctl -q set_vm_memory_high_watermark 0.4 ;;
+  rabbit-block) rabbit_node 0; rabbitmqctl -q set_vm_memory_high_watermark 0 ;;
+  rabbit-unblock) rabbit_node 0; rabbitmqctl -q set_vm_memory_high_watermark 0.4 ;;
   # Drops a queue with what it holds (a fresh measurement, or a queue whose arguments changed); its owner declares it
   # again when it starts.
   # Every queue of the default vhost, with what it holds: the applications declare theirs again as they start (a
@@ -328,5 +440,5 @@ case ${1:-} in
   db-down) db_down ;;
   nginx-up) [ $# -ge 3 ] || die "usage: $0 nginx-up PORT UPSTREAM_PORT..."; install_missing nginx; shift; nginx_up "$@" ;;
   nginx-down) nginx_down ;;
-  *) echo "usage: $0 up|down|status|rabbit-up|rabbit-down|rabbit-block|rabbit-unblock|rabbit-delete-app-queues|db-up|db-down|nginx-up|nginx-down" >&2; exit 2 ;;
+  *) echo "usage: $0 up|down|status|rabbit-up|rabbit-down|rabbit-node-up N|rabbit-node-down N [KILL]|rabbit-node-pause N|rabbit-node-resume N|rabbit-leader QUEUE|rabbit-block|rabbit-unblock|rabbit-delete-app-queues|db-up|db-down|nginx-up|nginx-down" >&2; exit 2 ;;
 esac

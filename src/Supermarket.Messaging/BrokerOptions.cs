@@ -13,6 +13,20 @@ public sealed class BrokerOptions
     [Range(1, 65535)]
     public int Port { get; set; } = 5672;
 
+    /// <summary>The nodes of a RabbitMQ cluster, comma-separated <c>host:port</c>, tried in order whenever a
+    /// connection is made: when the node a process talks to dies, it reconnects to the next one that answers, without
+    /// a restart. Empty (the default) for a single node at <see cref="Host"/>:<see cref="Port"/>.</summary>
+    public string ClusterNodes { get; set; } = "";
+
+    public IReadOnlyList<string> ClusterNodeList() =>
+        ClusterNodes.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+
+    /// <summary>How often the client and the broker prove to each other that the connection lives. A node that stops
+    /// answering (paused, or cut off by the network) is given up after two missed beats and the client reconnects to
+    /// another; RabbitMQ's own suggestion is a minute.</summary>
+    [Range(typeof(TimeSpan), "00:00:01", "00:10:00")]
+    public TimeSpan Heartbeat { get; set; } = TimeSpan.FromSeconds(10);
+
     [Required]
     public string VirtualHost { get; set; } = "/";
 
@@ -26,8 +40,9 @@ public sealed class BrokerOptions
     /// The seeds' main experiment, so both stay available.</summary>
     public bool PersistentDelivery { get; set; } = true;
 
-    /// <summary>Declare the workers' queues as quorum queues, replicated across a RabbitMQ cluster (the Docker
-    /// deployment). Off for the single local node, whose existing classic queues could not change type.</summary>
+    /// <summary>Declare the workers' queues as quorum queues, replicated on every node of a RabbitMQ cluster
+    /// (<c>--broker-nodes 3</c>, the Docker deployment). Off for a single node, where they would replicate nothing and
+    /// its existing classic queues could not change type.</summary>
     public bool QuorumQueues { get; set; }
 
     /// <summary>The most that may wait in the writer's queue for storage, in megabytes of broker messages (about

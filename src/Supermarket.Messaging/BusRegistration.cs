@@ -49,6 +49,17 @@ public static class BusRegistration
                     host.Username(broker.Username);
                     host.Password(broker.Password);
                     host.PublisherConfirmation = true;
+                    host.Heartbeat(broker.Heartbeat);
+                    if (broker.ClusterNodeList() is { Count: > 0 } nodes)
+                    {
+                        host.UseCluster(cluster =>
+                        {
+                            foreach (var node in nodes)
+                            {
+                                cluster.Node(node);
+                            }
+                        });
+                    }
                 });
                 // MassTransit writes its envelope indented by default: a 100-purchase batch doubles in size, and every
                 // byte is parsed, persisted and sent again by the broker (docs/performance.md, "Levers").

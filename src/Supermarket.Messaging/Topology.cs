@@ -28,7 +28,11 @@ public static class Topology
     /// <summary>The Sales aggregator answers top-N questions here.</summary>
     public const string SalesQuestionsQueue = "supermarket.store.sales-queries";
 
-    public static Uri Address(string queue) => new($"queue:{queue}");
+    /// <summary>Where to send a worker a question: the exchange its receive endpoint binds to its queue. Not the queue
+    /// itself, because sending to a queue declares it, with the sender's idea of its arguments, and a classic
+    /// declaration of a worker's quorum queue is refused (PRECONDITION_FAILED) and closes the channel. A question
+    /// sent before the worker ever started goes nowhere and times out, as it would unanswered.</summary>
+    public static Uri Address(string queue) => new($"exchange:{queue}");
 
     /// <summary>The shape of every worker queue: quorum queues where a cluster replicates them.</summary>
     public static void ShapeWorkerQueue(IRabbitMqQueueConfigurator queue, BrokerOptions broker)

@@ -25,12 +25,13 @@ public sealed class ConnectionLossTests(SupermarketSystem system)
         Task<HttpResponseMessage>[] questions;
         try
         {
-            inFlight = await Task.WhenAll(Enumerable.Range(1, 8).Select(customer =>
-                Purchases.RecordAsync(system.Api, 3, 3000 + customer, "20210105", (customer, 1))));
+            // Enough for the writer to hold a full prefetch and leave a backlog in its queue.
+            inFlight = await Task.WhenAll(Enumerable.Range(1, 2_000).Select(customer =>
+                Purchases.RecordAsync(system.Api, 3, 3000 + customer, "20210105", (customer % 50 + 1, 1))));
             questions =
             [
                 system.Api.GetAsync("/purchases/store/3?date=20210105"),
-                system.Api.SendAsync(new HttpRequestMessage(HttpMethod.Post, "/purchase/3/customer/3200/date/20210105")
+                system.Api.SendAsync(new HttpRequestMessage(HttpMethod.Post, "/purchase/3/customer/9200/date/20210105")
                 {
                     Content = new StringContent(Purchases.Body((2, 1)), System.Text.Encoding.UTF8, "application/json"),
                     Headers = { { "Idempotency-Key", $"till-3/{Guid.NewGuid():N}" } },
@@ -56,7 +57,7 @@ public sealed class ConnectionLossTests(SupermarketSystem system)
         Assert.All(consumed, queue => Assert.True(consumers.GetValueOrDefault(queue) > 0, $"{queue} has no consumer"));
 
         var after = await Eventually.UntilAsync(
-            async () => await Purchases.PostAsync(system.Api, "/purchase/3/customer/3100/date/20210105", Purchases.Body((9, 1))),
+            async () => await Purchases.PostAsync(system.Api, "/purchase/3/customer/9100/date/20210105", Purchases.Body((9, 1))),
             response => response.StatusCode == System.Net.HttpStatusCode.Created, TimeSpan.FromSeconds(30));
         Assert.Equal(System.Net.HttpStatusCode.Created, after.StatusCode);
         foreach (var id in inFlight)

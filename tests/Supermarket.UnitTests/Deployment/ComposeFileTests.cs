@@ -51,6 +51,23 @@ public sealed partial class ComposeFileTests
         Assert.DoesNotContain(Lines, line => line.Contains("guest", StringComparison.OrdinalIgnoreCase));
     }
 
+    [Fact]
+    public void Three_broker_nodes_form_one_cluster_and_every_process_is_given_all_of_them()
+    {
+        var nodes = new[] { "rabbitmq-1", "rabbitmq-2", "rabbitmq-3" };
+        foreach (var node in nodes)
+        {
+            var block = Service(node);
+            Assert.Contains(block, line => line.Trim() == $"hostname: {node}");
+            Assert.Contains(block, line => line.Trim() == "<<: *rabbitmq-node");
+        }
+
+        var peers = File.ReadAllLines(Path.Combine(ComposeFile.RepositoryRoot(), "docker", "rabbitmq", "rabbitmq.conf"));
+        Assert.All(nodes, node => Assert.Contains(peers, line => line.EndsWith($"= rabbit@{node}", StringComparison.Ordinal)));
+        var clusterNodes = Lines.Select(line => line.Trim()).Single(line => line.StartsWith("Broker__ClusterNodes:", StringComparison.Ordinal));
+        Assert.Equal(nodes.Select(node => $"{node}:5672"), new BrokerOptions { ClusterNodes = clusterNodes.Split(':', 2)[1] }.ClusterNodeList());
+    }
+
     [Theory]
     [InlineData("api")]
     [InlineData("purchases-writer")]
