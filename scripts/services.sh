@@ -148,9 +148,10 @@ management.tcp.port = $NODE_MGMT_PORT
 collect_statistics_interval = 1000
 EOF
   if ((NODE > 0)); then
-    # A node cut off from the others (paused, or its network gone) stops serving rather than diverging; the two
-    # that still see each other carry on. A dead or paused peer is noticed in about 10 s instead of 60.
-    printf 'cluster_partition_handling = pause_minority\nnet_ticktime = 10\n' >>"$NODE_DIR/rabbitmq.conf"
+    # A dead or paused peer is noticed in about 10 s instead of 60. A node that comes back from a pause finds the
+    # others have marked it partitioned; autoheal restarts it into the cluster (pause_minority leaves the mark until
+    # someone restarts it by hand, as measured in the node-pause scenario). Quorum queues stay consistent either way.
+    printf 'cluster_partition_handling = autoheal\nnet_ticktime = 10\n' >>"$NODE_DIR/rabbitmq.conf"
   fi
   # Users, vhosts and permissions live in the cluster's metadata: the first node loads them, the others join it.
   ((NODE > 1)) && return
@@ -183,7 +184,7 @@ epmd_up() {
   wait_for 10 "epmd" port_open 4369
 }
 
-rabbit_node_up() { # N
+rabbit_node_start() { # N
   rabbit_node "$1"
   if alive "$(pid_of "$NODE_DIR/server.pid")"; then
     log "RabbitMQ $NODE_NAME already running (pid $(cat "$NODE_DIR/server.pid"))"
@@ -196,10 +197,17 @@ rabbit_node_up() { # N
   log "starting RabbitMQ $NODE_NAME on 127.0.0.1:$NODE_PORT"
   setsid /usr/lib/rabbitmq/bin/rabbitmq-server >"$NODE_DIR/log/console.log" 2>&1 </dev/null &
   echo $! >"$NODE_DIR/server.pid"
+}
+
+rabbit_node_wait() { # N
+  rabbit_node "$1"
+  rabbit_env
   # rabbitmqctl fails at once before the node is up and costs ~2 s of CPU a call: poll the port first.
-  wait_for 120 "RabbitMQ port $NODE_PORT" port_open "$NODE_PORT"
+  wait_for 300 "RabbitMQ port $NODE_PORT" port_open "$NODE_PORT"
   wait_for 60 "RabbitMQ $NODE_NAME" /usr/lib/rabbitmq/bin/rabbitmq-diagnostics -n "$NODE_NAME" -q ping
 }
+
+rabbit_node_up() { rabbit_node_start "$1"; rabbit_node_wait "$1"; }
 
 # Nodes 2..N join node 1 once; the membership is kept in their state, so a restarted node rejoins by itself.
 rabbit_cluster_join() {
@@ -229,7 +237,9 @@ rabbit_up() {
     (umask 077 && head -c 300 /dev/urandom | tr -dc 'A-Z' | head -c 20 >"$CLUSTER_DIR/.erlang.cookie")
     chmod 400 "$CLUSTER_DIR/.erlang.cookie"
   fi
-  for n in $(broker_nodes); do rabbit_node_up "$n"; done
+  # All at once: a cluster's node that did not stop last waits at boot for the peers that stopped after it.
+  for n in $(broker_nodes); do rabbit_node_start "$n"; done
+  for n in $(broker_nodes); do rabbit_node_wait "$n"; done
   ((BROKER_NODES == 1)) || rabbit_cluster_join
 }
 
@@ -247,10 +257,11 @@ rabbit_node_down() { # N [signal]: TERM stops the node cleanly, KILL as a crash
   rm -f "$NODE_DIR/server.pid"
 }
 
-# Every node of either topology that runs, then epmd.
+# Every node of either topology that runs, then epmd. The cluster's first node stops last, so that it may start
+# first (each node waits at boot for the peers that were running when it stopped).
 rabbit_down() {
   local n
-  for n in 0 $(seq 1 9); do
+  for n in 0 $(seq 9 -1 1); do
     rabbit_node "$n"
     if [ -f "$NODE_DIR/server.pid" ]; then rabbit_node_down "$n"; fi
   done
