@@ -49,9 +49,11 @@ fi
 "$ROOT/scripts/services.sh" up >/dev/null
 
 # CI shows only the end of this output, so the failures' names and messages are repeated here.
-if grep -q '^ *Failed [A-Za-z]' "$output"; then
+# A failed test's line names it ("Failed Supermarket.Some.Tests.Name [2 s]"), unlike a log line that merely
+# starts with "Failed".
+if grep -qE '^ *Failed Supermarket\.' "$output"; then
   echo "== failed tests (full output: $output)"
-  awk '/^ *Failed [A-Za-z]/ {shown = 40} /^ *Passed / {shown = 0} shown > 0 {print; shown--}' "$output"
+  awk '/^ *Failed Supermarket\./ {shown = 40} /^ *Passed / {shown = 0} shown > 0 {print; shown--}' "$output"
 fi
 # One closing line over everything: dotnet test prints a summary per test project.
 echo "tests: $passed passed, $failed failed"

@@ -61,30 +61,5 @@ public static class BrokerManagement
         return consumers;
     }
 
-    /// <summary>The client connections to the test vhost. The management API lists a new connection only after its
-    /// next statistics sample, seconds after it opened.</summary>
-    public static async Task<string[]> ConnectionsAsync()
-    {
-        using var http = Client();
-        var connections = await http.GetFromJsonAsync<VhostConnection[]>("connections?columns=name,vhost");
-        return [.. connections!.Where(connection => connection.Vhost == TestSettings.VirtualHost).Select(connection => connection.Name)];
-    }
-
-    /// <summary>Closes client connections, as the broker does when it goes away.</summary>
-    public static async Task CloseConnectionsAsync(IEnumerable<string> names)
-    {
-        using var http = Client();
-        foreach (var name in names)
-        {
-            using var closed = await http.DeleteAsync($"connections/{Uri.EscapeDataString(name)}");
-            if (closed.StatusCode != System.Net.HttpStatusCode.NotFound)
-            {
-                closed.EnsureSuccessStatusCode();
-            }
-        }
-    }
-
     private sealed record DurableQueue(string Name, bool Durable);
-
-    private sealed record VhostConnection(string Name, string Vhost);
 }

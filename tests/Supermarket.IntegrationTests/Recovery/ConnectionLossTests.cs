@@ -4,13 +4,15 @@ using Supermarket.IntegrationTests.Infrastructure;
 
 namespace Supermarket.IntegrationTests.Recovery;
 
-/// <summary>A worker that loses its broker connection while it is in the middle of a message gets every consumer
-/// back, without a restart, and what was in flight is stored once.</summary>
+/// <summary>A worker whose broker goes away while it is in the middle of messages gets every consumer back when the
+/// broker returns, without a restart, and what was in flight is stored once. (It guards the path of the writer's
+/// consumer lost after a broker restart, docs/reliability.md; that loss is intermittent and this test has not
+/// reproduced it.)</summary>
 [Collection(nameof(SystemCollection))]
 public sealed class ConnectionLossTests(SupermarketSystem system)
 {
     [Fact]
-    public async Task Connections_closed_while_the_writer_is_mid_batch_come_back_with_every_consumer_and_nothing_is_lost()
+    public async Task A_broker_restart_while_the_writer_is_mid_batch_brings_every_consumer_back_and_loses_nothing()
     {
         await Purchases.RecordAsync(system.Api, 3, 3000, "20210105", (1, 1));
         var consumed = (await BrokerManagement.ConsumersAsync()).Where(queue => queue.Value > 0).Select(queue => queue.Key).ToArray();
@@ -43,10 +45,10 @@ public sealed class ConnectionLossTests(SupermarketSystem system)
         finally
         {
             await locker.ExecuteAsync("UNLOCK TABLES");
+            // The writer finishes its transactions against a broker that is gone, then the broker comes back.
+            await Task.Delay(TimeSpan.FromSeconds(2));
+            await ServiceScript.RunAsync("rabbit-up");
         }
-
-        await Task.Delay(TimeSpan.FromSeconds(2));
-        await ServiceScript.RunAsync("rabbit-up");
         foreach (var question in questions)
         {
             (await question).Dispose();
