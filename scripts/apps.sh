@@ -52,10 +52,8 @@ take_topology_options() {
 use_broker_nodes() {
   export BROKER_NODES
   if ((BROKER_NODES > 1)); then
-    local nodes=() port=${RABBITMQ_PORT:-5672} i
-    for ((i = 0; i < BROKER_NODES; i++)); do nodes+=("127.0.0.1:$((port + i))"); done
     export Broker__ClusterNodes
-    Broker__ClusterNodes=$(IFS=,; echo "${nodes[*]}")
+    Broker__ClusterNodes=$("$ROOT/scripts/services.sh" rabbit-nodes)
     export Broker__QuorumQueues=true
   fi
 }

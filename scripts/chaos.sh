@@ -67,16 +67,6 @@ OUT=$STATE/chaos/$(date -u +%Y%m%d-%H%M%S)
 mkdir -p "$OUT"
 "$ROOT/run.sh" up --api-replicas "$API_REPLICAS" --writers "$WRITERS" --broker-nodes "$BROKER_NODES"
 
-# Every node runs and every quorum queue of the default vhost has a member on each (the restarted node has caught up
-# enough to be listed as online).
-cluster_whole() {
-  local admin=(-fsS -u "${RABBITMQ_ADMIN_USER:-supermarket_admin}:${RABBITMQ_ADMIN_PASSWORD:-supermarket-admin-local}")
-  curl "${admin[@]}" "http://127.0.0.1:${RABBITMQ_MANAGEMENT_PORT:-15672}/api/nodes?columns=name,running" |
-    jq -e --argjson n "$BROKER_NODES" '[.[] | select(.running)] | length == $n' >/dev/null &&
-    curl "${admin[@]}" "http://127.0.0.1:${RABBITMQ_MANAGEMENT_PORT:-15672}/api/queues/%2F?columns=name,type,online" |
-    jq -e --argjson n "$BROKER_NODES" 'all(.[] | select(.type == "quorum"); (.online | length) == $n)' >/dev/null
-}
-
 mysql_rows() { mariadb --defaults-file="$STATE/mariadb/my.cnf" -uroot -N -e "SELECT COUNT(*) FROM supermarket.purchases" 2>/dev/null || echo 0; }
 writers_ready() { local name; for name in $(writer_names); do curl -fsS "$(app_url "$name")/health/ready" || return 1; done; }
 
@@ -123,7 +113,7 @@ recovered() { # scenario
   case $1 in
     rabbitmq) curl -fsS "$API_URL/health/ready" ;;
     # The node is back in the cluster, and every queue has all its members again.
-    leader-kill | follower-kill | node-pause) cluster_whole && curl -fsS "$API_URL/health/ready" ;;
+    leader-kill | follower-kill | node-pause) "$ROOT/scripts/services.sh" rabbit-cluster-whole && curl -fsS "$API_URL/health/ready" ;;
     writer) writers_ready ;;
     aggregator) curl -fsS "$API_URL/items/store/1" ;;
     mariadb) [ "$(mysql_rows)" -gt "$ROWS_AT_REPAIR" ] ;;

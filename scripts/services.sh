@@ -269,11 +269,13 @@ rabbit_down() {
   rm -f "$RABBIT_DIR/epmd.pid"
 }
 
+# The management API of the first node, as the administrator.
+rabbit_api() { curl -fsS -u "$RABBIT_ADMIN_USER:$RABBIT_ADMIN_PASSWORD" "http://127.0.0.1:$RABBIT_MGMT_PORT/api/$1"; }
+
 # The number of the node that leads a quorum queue of the default vhost.
 rabbit_leader() { # queue
   local leader
-  leader=$(curl -fsS -u "$RABBIT_ADMIN_USER:$RABBIT_ADMIN_PASSWORD" \
-    "http://127.0.0.1:$RABBIT_MGMT_PORT/api/queues/%2F/$(jq -rn --arg q "$1" '$q|@uri')" | jq -r '.leader // .node')
+  leader=$(rabbit_api "queues/%2F/$(jq -rn --arg q "$1" '$q|@uri')" | jq -r '.leader // .node')
   [[ $leader =~ ^rabbit([1-9])@ ]] || die "queue $1 has no leader in a cluster (its node: $leader)"
   echo "${BASH_REMATCH[1]}"
 }
@@ -396,8 +398,10 @@ EOF
 
 status() {
   local rc=0
-  local n pid
-  for n in $(broker_nodes); do
+  local n pid nodes
+  # The nodes of whichever topology has run last (their PID files), else those asked for.
+  nodes=$(for n in 0 $(seq 1 9); do rabbit_node "$n"; [ -f "$NODE_DIR/server.pid" ] && echo "$n"; done || true)
+  for n in ${nodes:-$(broker_nodes)}; do
     rabbit_node "$n"
     pid=$(pid_of "$NODE_DIR/server.pid")
     if alive "$pid"; then echo "rabbitmq $NODE_NAME: running (pid $pid)"; else echo "rabbitmq $NODE_NAME: stopped"; rc=1; fi
@@ -435,6 +439,14 @@ case ${1:-} in
     signal=STOP; [ "$1" = rabbit-node-resume ] && signal=CONT
     kill "-$signal" -- "-$(pid_of "$NODE_DIR/server.pid")" ;;
   rabbit-leader) rabbit_leader "${2:?queue}" ;;
+  # What the applications are given: every node's host:port, comma-separated (Broker:ClusterNodes).
+  rabbit-nodes)
+    for n in $(broker_nodes); do rabbit_node "$n"; echo "127.0.0.1:$NODE_PORT"; done | paste -sd, ;;
+  # Succeeds once every node runs and every quorum queue of the default vhost has all its members online.
+  rabbit-cluster-whole)
+    rabbit_api "nodes?columns=name,running" | jq -e --argjson n "$BROKER_NODES" '[.[] | select(.running)] | length == $n' >/dev/null
+    rabbit_api "queues/%2F?columns=name,type,online" |
+      jq -e --argjson n "$BROKER_NODES" 'all(.[] | select(.type == "quorum"); (.online | length) == $n)' >/dev/null ;;
   # A memory alarm, as when the broker runs out of memory: it stops reading from every publishing connection.
   rabbit-block) rabbit_node 0; rabbitmqctl -q set_vm_memory_high_watermark 0 ;;
   rabbit-unblock) rabbit_node 0; rabbitmqctl -q set_vm_memory_high_watermark 0.4 ;;
@@ -451,5 +463,5 @@ case ${1:-} in
   db-down) db_down ;;
   nginx-up) [ $# -ge 3 ] || die "usage: $0 nginx-up PORT UPSTREAM_PORT..."; install_missing nginx; shift; nginx_up "$@" ;;
   nginx-down) nginx_down ;;
-  *) echo "usage: $0 up|down|status|rabbit-up|rabbit-down|rabbit-node-up N|rabbit-node-down N [KILL]|rabbit-node-pause N|rabbit-node-resume N|rabbit-leader QUEUE|rabbit-block|rabbit-unblock|rabbit-delete-app-queues|db-up|db-down|nginx-up|nginx-down" >&2; exit 2 ;;
+  *) echo "usage: $0 up|down|status|rabbit-up|rabbit-down|rabbit-node-up N|rabbit-node-down N [KILL]|rabbit-node-pause N|rabbit-node-resume N|rabbit-leader QUEUE|rabbit-nodes|rabbit-cluster-whole|rabbit-block|rabbit-unblock|rabbit-delete-app-queues|db-up|db-down|nginx-up|nginx-down" >&2; exit 2 ;;
 esac
