@@ -5,6 +5,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Hosting;
+using Supermarket.ServiceDefaults.About;
 using Supermarket.ServiceDefaults.Observability;
 
 namespace Supermarket.ServiceDefaults;
@@ -28,7 +29,8 @@ public static class ServiceDefaultsExtensions
     /// <c>/health/live</c>: the process answers (no check runs, so a slow broker never gets a live process restarted).
     /// <c>/health/ready</c>: every check tagged <see cref="ReadyTag"/> passes (MassTransit tags its bus check so:
     /// connected to the broker, every receive endpoint consuming). A Degraded endpoint, one that lost its connection,
-    /// is 503 here; ASP.NET Core would answer it with 200. <c>/metrics</c>: Prometheus' text format.
+    /// is 503 here; ASP.NET Core would answer it with 200. <c>/metrics</c>: Prometheus' text format. <c>/about</c>: the
+    /// service and its settings (<see cref="AboutEndpoint"/>).
     /// </summary>
     public static WebApplication MapDefaultEndpoints(this WebApplication app)
     {
@@ -40,6 +42,7 @@ public static class ServiceDefaultsExtensions
         });
         app.MapGet("/metrics", (PrometheusExporter metrics) => Results.Text(metrics.Scrape(), "text/plain; version=0.0.4; charset=utf-8"))
             .ExcludeFromDescription();
+        app.MapAbout();
         return app;
     }
 }

@@ -1,9 +1,11 @@
 using System.Diagnostics;
+using Supermarket.LoadTest.Live;
 
 namespace Supermarket.LoadTest.Reporting;
 
 /// <summary>Every request of the run: when it started, how long it took and what it got. Preallocated, lock-free;
-/// requests beyond the capacity (retries, when the run retries) are counted but not kept.</summary>
+/// requests beyond the capacity (retries, when the run retries) are counted but not kept. Each is also added to the
+/// <see cref="Window"/> the live view reads.</summary>
 public sealed class RequestLog(long capacity)
 {
     private readonly long[] _startTicks = new long[capacity];
@@ -19,6 +21,8 @@ public sealed class RequestLog(long capacity)
 
     public long Failures => Interlocked.Read(ref _failures);
 
+    public RequestWindow Window { get; } = new();
+
     /// <summary>Records a finished request; status 0 means no HTTP answer at all.</summary>
     public void Add(int store, long startTimestamp, long endTimestamp, int status)
     {
@@ -27,6 +31,7 @@ public sealed class RequestLog(long capacity)
             Interlocked.Increment(ref _failures);
         }
 
+        Window.Add(ToMs(endTimestamp - startTimestamp), status);
         var index = Interlocked.Increment(ref _count) - 1;
         if (index >= capacity)
         {

@@ -1,38 +1,58 @@
 using System.Text.Json;
 using System.Text.Json.Serialization;
+using Supermarket.LoadTest.Thresholds;
 
 namespace Supermarket.LoadTest.Reporting;
 
 /// <summary>
-/// What a run measured and found, as <c>summary.json</c> in its reports folder: what scripts read (measure.sh's rows,
-/// chaos.sh's table) instead of the console text. Seconds are from the first POST unless named "after the last
+/// What a run measured and found, as <c>summary.json</c> in its reports folder: what scripts read (chaos.sh's table,
+/// the compare command's) instead of the console text. Seconds are from the first POST unless named "after the last
 /// response"; a null means "not within the verification's timeout" or "not measured" (--no-verify).
+/// The request rate and the latencies leave out the warm-up; the counts of requests are the whole run's.
 /// </summary>
-public sealed record RunResult(
-    int Stores,
-    long Successful,
-    long Unsuccessful,
-    double WallSeconds,
-    double RequestsPerSecond,
-    double MeanMs,
-    double MedianMs,
-    double P99Ms,
-    double MaxMs,
-    [property: JsonPropertyName("answers_503")] long Answers503,
-    long MaxQueuedForWriter,
-    double? StoredAfterLastResponseSeconds,
-    double? CountedAfterLastResponseSeconds,
-    bool? Verified,
-    [property: JsonPropertyName("answers_match_mysql")] bool? AnswersMatchMySql,
-    RetryFigures? Retries,
-    IReadOnlyList<HistoryQueryFigures> HistoryQueries)
+public sealed record RunResult
 {
-    private static readonly JsonSerializerOptions Json = new()
+    public static readonly JsonSerializerOptions Json = new()
     {
         PropertyNamingPolicy = JsonNamingPolicy.SnakeCaseLower,
         WriteIndented = true,
         DefaultIgnoreCondition = JsonIgnoreCondition.Never,
+        Converters = { new JsonStringEnumConverter(JsonNamingPolicy.SnakeCaseLower) },
     };
+
+    public string Label { get; init; } = "";
+    public string Simulation { get; init; } = "";
+    public DateTimeOffset StartedAt { get; init; }
+    public int Stores { get; init; }
+    public long Successful { get; init; }
+    public long Unsuccessful { get; init; }
+    public double WallSeconds { get; init; }
+    public double WarmUpSeconds { get; init; }
+    public double RequestsPerSecond { get; init; }
+    public double MeanMs { get; init; }
+    public double MedianMs { get; init; }
+    public double P95Ms { get; init; }
+    public double P99Ms { get; init; }
+    public double MaxMs { get; init; }
+
+    [JsonPropertyName("answers_503")]
+    public long Answers503 { get; init; }
+
+    public long MaxQueuedForWriter { get; init; }
+    public double? StoredAfterLastResponseSeconds { get; init; }
+    public double? CountedAfterLastResponseSeconds { get; init; }
+    public bool? Verified { get; init; }
+
+    [JsonPropertyName("answers_match_mysql")]
+    public bool? AnswersMatchMySql { get; init; }
+
+    public RetryFigures? Retries { get; init; }
+    public IReadOnlyList<HistoryQueryFigures> HistoryQueries { get; init; } = [];
+
+    /// <summary>The verification's checks, in the order they ran.</summary>
+    public IReadOnlyList<VerificationCheck> Checks { get; init; } = [];
+
+    public IReadOnlyList<ThresholdResult> Thresholds { get; init; } = [];
 
     /// <summary>First POST until the last purchase was stored in MySQL and counted in the matrix: what a store
     /// manager waits for.</summary>
@@ -41,6 +61,9 @@ public sealed record RunResult(
     public double? EndToEndPurchasesPerSecond => EndToEndSeconds is > 0 and { } seconds ? Successful / seconds : null;
 
     public void Write(string path) => File.WriteAllText(path, JsonSerializer.Serialize(this, Json));
+
+    public static RunResult Read(string path) =>
+        JsonSerializer.Deserialize<RunResult>(File.ReadAllText(path), Json) ?? throw new InvalidDataException($"{path} holds no run.");
 }
 
 /// <summary>A retrying run's id checks and what the stores went through (the chaos run's table).</summary>
@@ -52,3 +75,6 @@ public sealed record RetryFigures(
 /// <summary>Purchase history questions asked while the day ran (--history-queries-per-second): first pages, timed
 /// from the request until the whole answer was read; failures are answers other than 200.</summary>
 public sealed record HistoryQueryFigures(string Question, int Asked, int Failures, double P50Ms, double P99Ms, double MaxMs);
+
+/// <summary>One check of the verification and whether it passed.</summary>
+public sealed record VerificationCheck(string Check, bool Passed);

@@ -1,21 +1,38 @@
 using System.Diagnostics;
+using Supermarket.LoadTest.Live;
 
 namespace Supermarket.LoadTest.Scenario;
 
 /// <summary>
-/// The chain's day. Closed model (the reference client): every store is a virtual user with one purchase in flight,
-/// sending purchases-per-hour × hours purchases, so an "hour" is a count of purchases, not clock time; the time
-/// zones open as their triggers fire. Open model: the same purchases at a steady arrival rate.
+/// The chain's day. The closed-loop day (the reference client): every store is a virtual user with one purchase in
+/// flight, sending purchases-per-hour × hours purchases, so an "hour" is a count of purchases, not clock time; the time
+/// zones open as their triggers fire. The constant and ramp simulations send the same purchases on an
+/// <see cref="ArrivalSchedule"/>, every store from the start.
 /// </summary>
 public sealed class ChainDay(LoadOptions options, PurchaseSender sender)
 {
+    private const string AllStores = "all stores";
+
     private readonly Dictionary<int, TaskCompletionSource> _hourReached = [];
     private readonly long _startedAt = Stopwatch.GetTimestamp();
 
     /// <summary>When each time zone opened, in seconds from the start.</summary>
     public List<(string Zone, double AtSeconds)> Openings { get; } = [];
 
-    public Task RunAsync() => options.Model == LoadModel.Closed ? RunClosedAsync() : RunOpenAsync();
+    /// <summary>Each time zone (all stores at once for the open simulations) and when it opened, so far.</summary>
+    public IReadOnlyList<ZoneState> Zones()
+    {
+        var zones = options.Simulation == Simulation.Day
+            ? TimeZones.For(options.Stores, options.Hours).Select(zone => (zone.Name, zone.StoreCount))
+            : [(AllStores, options.Stores)];
+        lock (Openings)
+        {
+            return [.. zones.Select(zone => new ZoneState(zone.Item1, zone.Item2,
+                Openings.Where(opening => opening.Zone == zone.Item1).Select(opening => (double?)opening.AtSeconds).FirstOrDefault()))];
+        }
+    }
+
+    public Task RunAsync() => options.Simulation == Simulation.Day ? RunClosedAsync() : RunOpenAsync(ArrivalSchedule.For(options));
 
     private async Task RunClosedAsync()
     {
@@ -62,16 +79,19 @@ public sealed class ChainDay(LoadOptions options, PurchaseSender sender)
         }
     }
 
-    private async Task RunOpenAsync()
+    private async Task RunOpenAsync(ArrivalSchedule schedule)
     {
         var factories = Enumerable.Range(1, options.Stores).Select(store => new PurchaseFactory(options, store)).ToArray();
-        var perSecond = options.Rate * options.Stores;
         var inFlight = new SemaphoreSlim(options.MaxInFlight);
         var sending = new List<Task>();
-        Openings.Add(("all stores", 0));
+        lock (Openings)
+        {
+            Openings.Add((AllStores, 0));
+        }
+
         for (long sent = 0; sent < options.TotalPurchases;)
         {
-            var due = Math.Min(options.TotalPurchases, (long)(Stopwatch.GetElapsedTime(_startedAt).TotalSeconds * perSecond) + 1);
+            var due = schedule.Due(Stopwatch.GetElapsedTime(_startedAt).TotalSeconds);
             for (; sent < due; sent++)
             {
                 var purchase = factories[sent % options.Stores].Next();

@@ -4,6 +4,7 @@ using System.Text.Json;
 using Dapper;
 using MySql.Data.MySqlClient;
 using Supermarket.Contracts.Sales;
+using Supermarket.LoadTest.Reporting;
 using Supermarket.LoadTest.Scenario;
 
 namespace Supermarket.LoadTest.Verification;
@@ -62,6 +63,11 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
 
     /// <summary>What the id checks of a retrying run found, for the chaos run's table.</summary>
     public (long Acknowledged, long Stored, long Missing, long Unexpected) IdFigures { get; private set; }
+
+    private readonly List<VerificationCheck> _checks = [];
+
+    /// <summary>Every check so far, passed or not, for the report.</summary>
+    public IReadOnlyList<VerificationCheck> Checks => _checks;
 
     /// <summary>Whether every insight answer checked equalled MySQL's own ranking.</summary>
     public bool AnswersMatchMySql { get; private set; } = true;
@@ -264,9 +270,10 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
     private static string Seconds(double? seconds) =>
         seconds is { } s ? string.Create(CultureInfo.InvariantCulture, $"{s:F1} s") : "not within the timeout";
 
-    private static bool Check(bool passed, string what)
+    private bool Check(bool passed, string what)
     {
         Console.WriteLine($"  {(passed ? "OK  " : "FAIL")} {what}");
+        _checks.Add(new VerificationCheck(what, passed));
         return passed;
     }
 

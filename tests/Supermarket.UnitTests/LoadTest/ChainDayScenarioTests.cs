@@ -119,17 +119,4 @@ public sealed class ChainDayScenarioTests
         Assert.True(records.Take(firstCentral).Count(r => r.Store == 1) >= 6, $"central opened after {firstCentral} purchases");
         Assert.True(records.Take(firstWest).Count(r => r.Store == 1) >= 10, $"west opened after {firstWest} purchases");
     }
-
-    private sealed class CountingHandler : HttpMessageHandler
-    {
-        private int _requests;
-
-        public int Requests => _requests;
-
-        protected override Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
-        {
-            Interlocked.Increment(ref _requests);
-            return Task.FromResult(new HttpResponseMessage(HttpStatusCode.Created));
-        }
-    }
 }

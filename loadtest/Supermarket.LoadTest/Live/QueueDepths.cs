@@ -1,9 +1,7 @@
-using System.Net.Http.Headers;
-using System.Text;
 using System.Text.Json;
 using Supermarket.Messaging;
 
-namespace Supermarket.LoadTest.Reporting;
+namespace Supermarket.LoadTest.Live;
 
 /// <summary>Reads how many messages wait in the workers' queues, from RabbitMQ's management API.</summary>
 public sealed class QueueDepths : IDisposable
@@ -17,12 +15,7 @@ public sealed class QueueDepths : IDisposable
     public QueueDepths(Uri management, string virtualHost = "/")
     {
         _virtualHost = Uri.EscapeDataString(virtualHost);
-        _http = new HttpClient { BaseAddress = new Uri(management.GetLeftPart(UriPartial.Authority) + "/api/"), Timeout = TimeSpan.FromSeconds(2) };
-        if (!string.IsNullOrEmpty(management.UserInfo))
-        {
-            _http.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue(
-                "Basic", Convert.ToBase64String(Encoding.UTF8.GetBytes(Uri.UnescapeDataString(management.UserInfo))));
-        }
+        _http = BrokerManagement.CreateClient(management);
     }
 
     /// <summary>Messages ready or unacknowledged per queue; -1 where the API did not answer.</summary>

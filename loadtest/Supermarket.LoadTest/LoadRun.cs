@@ -1,0 +1,155 @@
+using System.Diagnostics;
+using System.Globalization;
+using Supermarket.LoadTest.Live;
+using Supermarket.LoadTest.Reporting;
+using Supermarket.LoadTest.Scenario;
+using Supermarket.LoadTest.Verification;
+
+namespace Supermarket.LoadTest;
+
+/// <summary>
+/// One run: the simulation against the API with the live dashboard, the seeds' summary, the verification that nothing
+/// was lost, the thresholds, and the report folder. Its result is the process's exit code: 0 all well, 1 requests
+/// without a 201 (or purchases given up, when retrying) or a failed verification, 2 only a threshold breached.
+/// </summary>
+/// <param name="api">The API's client; by default one to <see cref="LoadOptions.Url"/> (tests pass their own).</param>
+public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
+{
+    public const int ThresholdBreached = 2;
+
+    /// <summary>Where the report went, once written.</summary>
+    public string? ReportsDirectory { get; private set; }
+
+    public async Task<int> RunAsync()
+    {
+        using var ownClient = api is null ? PurchaseSender.CreateClient(options) : null;
+        var http = api ?? ownClient!;
+        using var queues = new QueueDepths(options.BrokerManagement, options.BrokerVirtualHost);
+        var verifier = new DayVerifier(options, http);
+        // The first, a middle and the last store: one from each time zone (or every store).
+        int[] sampled = options.CheckEveryStore
+            ? [.. Enumerable.Range(1, options.Stores)]
+            : [.. new[] { 1, (options.Stores / 2) + 1, options.Stores }.Where(s => s <= options.Stores).Distinct()];
+        var system = await SystemUnderTest.ReadAsync(options, http);
+        var storedBefore = options.Verify ? await verifier.CountStoredAsync() : 0;
+        var ledgerBefore = options.Verify ? await verifier.LedgerSeqAsync() : 0;
+        IReadOnlySet<Guid> idsBefore = options.Verify && options.Retries ? await verifier.StoredIdsAsync() : new HashSet<Guid>();
+        var untouched = options.Verify ? await verifier.UntouchedStoresAsync(sampled) : [];
+
+        // Room for a retry of every purchase, and then some, when the run retries.
+        var log = new RequestLog(options.TotalPurchases * (options.Retries ? 3 : 1));
+        var tally = new SalesTally(sampled);
+        var history = new HistorySample(sampled[0]);
+        var outcomes = new PurchaseOutcomes();
+        var day = new ChainDay(options, new PurchaseSender(http, log, tally, history, options, outcomes));
+        var monitor = new LiveMonitor(options, log, queues, options.Verify ? new StorageProgress(options.Database, http, ledgerBefore) : null, day.Zones);
+        var startedAt = DateTimeOffset.UtcNow;
+
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"{options.Simulation.Describe()}: {options.Stores} stores x {options.Hours} hours x {options.PurchasesPerHour} purchases/hour = {options.TotalPurchases:N0} POSTs to {options.Url}"));
+        var historyReaders = new HistoryReaders(http, options);
+        using var stopMonitor = new CancellationTokenSource();
+        var monitoring = monitor.RunAsync(stopMonitor.Token);
+        var reading = historyReaders.RunAsync(stopMonitor.Token);
+        var watch = Stopwatch.StartNew();
+        await day.RunAsync();
+        var wallSeconds = watch.Elapsed.TotalSeconds;
+        await stopMonitor.CancelAsync();
+        await monitoring;
+        await reading;
+
+        var records = log.Records().ToList();
+        var successful = records.LongCount(r => r.Succeeded);
+        // The warm-up's requests count for the verification, not for the rate and the latencies.
+        var warmUp = Math.Min(options.WarmUp.TotalSeconds, wallSeconds);
+        var summary = RunSummary.From(options.Stores, [.. records.Where(r => r.StartMs >= warmUp * 1000)], wallSeconds - warmUp);
+        Console.WriteLine();
+        Console.Write(summary.ToText());
+        var historyQueries = historyReaders.Figures();
+        foreach (var figures in historyQueries)
+        {
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"GET {figures.Question}: {figures.Asked:N0} asked, {figures.Failures:N0} not 200, p50 {figures.P50Ms:F2} ms, p99 {figures.P99Ms:F2} ms, max {figures.MaxMs:F2} ms"));
+        }
+
+        var verified = !options.Verify || await verifier.VerifyAsync(storedBefore, ledgerBefore, successful, tally, history, untouched,
+            options.Retries ? (idsBefore, outcomes) : null);
+        var result = new RunResult
+        {
+            Label = options.Name,
+            Simulation = options.Simulation.Describe(),
+            StartedAt = startedAt,
+            Stores = options.Stores,
+            Successful = successful,
+            Unsuccessful = records.Count - successful,
+            WallSeconds = wallSeconds,
+            WarmUpSeconds = warmUp,
+            RequestsPerSecond = summary.Throughput,
+            MeanMs = summary.MeanMs,
+            MedianMs = summary.MedianMs,
+            P95Ms = summary.P95Ms,
+            P99Ms = summary.P99Ms,
+            MaxMs = summary.MaxMs,
+            Answers503 = records.Count(r => r.Status == 503),
+            MaxQueuedForWriter = monitor.Timeline.Samples.Max(sample => sample.WriterQueue) ?? 0,
+            StoredAfterLastResponseSeconds = verifier.Lag.Stored,
+            CountedAfterLastResponseSeconds = verifier.Lag.Counted,
+            Verified = options.Verify ? verified : null,
+            AnswersMatchMySql = options.Verify ? verifier.AnswersMatchMySql : null,
+            Retries = options.Retries
+                ? new RetryFigures(verifier.IdFigures.Acknowledged, verifier.IdFigures.Stored, verifier.IdFigures.Missing, verifier.IdFigures.Unexpected,
+                    outcomes.GivenUp.Count, records.Count(r => r.Status is not (201 or 503)),
+                    log.LongestStretchWithout201Seconds())
+                : null,
+            HistoryQueries = historyQueries,
+            Checks = verifier.Checks,
+        };
+        result = result with { Thresholds = [.. options.Thresholds.Select(threshold => threshold.Evaluate(result))] };
+        if (result.EndToEndSeconds is { } endToEnd)
+        {
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"  end to end: first POST → last purchase stored and counted {endToEnd:F1} s, {result.EndToEndPurchasesPerSecond:N0} purchases/s"));
+        }
+
+        foreach (var threshold in result.Thresholds)
+        {
+            Console.WriteLine($"  threshold {threshold.Threshold}: {RunFigure.Find(threshold.Figure)!.Format(threshold.Actual)}, {(threshold.Passed ? "met" : "BREACHED")}");
+        }
+
+        ReportsDirectory = ReportWriter.Write(options.ReportsDirectory ?? DefaultReportsDirectory(),
+            new FinishedRun(options, result, summary, records, monitor.Timeline.Samples, day.Zones(), system, monitor.LastFrame));
+        Console.WriteLine();
+        Console.WriteLine($"Reports: {ReportsDirectory} (report.html to look at, summary.json for scripts)");
+
+        // A retrying run fails on purchases the stores gave up on, not on the answers they retried.
+        var failed = options.Retries ? outcomes.GivenUp.Count : result.Unsuccessful;
+        if (failed > 0)
+        {
+            Console.WriteLine($"FAILED: {failed:N0} {(options.Retries ? "purchases were given up" : "requests did not get a 201")}.");
+        }
+
+        if (!verified)
+        {
+            Console.WriteLine("FAILED: the verification found a mismatch.");
+        }
+
+        if (result.Thresholds.Any(threshold => !threshold.Passed))
+        {
+            Console.WriteLine($"FAILED: thresholds breached: {string.Join("; ", result.Thresholds.Where(t => !t.Passed).Select(t => t.Threshold))}.");
+        }
+
+        return failed > 0 || !verified ? 1 : result.Thresholds.All(threshold => threshold.Passed) ? 0 : ThresholdBreached;
+    }
+
+    private string DefaultReportsDirectory()
+    {
+        var root = new DirectoryInfo(Environment.CurrentDirectory);
+        while (root is not null && !File.Exists(Path.Combine(root.FullName, "Supermarket.sln")))
+        {
+            root = root.Parent;
+        }
+
+        var name = string.Create(CultureInfo.InvariantCulture, $"{DateTime.Now:yyyyMMdd-HHmmss}-{options.Stores}stores-{options.Simulation.ToString().ToLowerInvariant()}");
+        return Path.Combine(root?.FullName ?? Environment.CurrentDirectory, "loadtest", "reports", name);
+    }
+}

@@ -1,0 +1,119 @@
+using System.Globalization;
+using System.Text.Json;
+using Dapper;
+using MySql.Data.MySqlClient;
+using Supermarket.LoadTest.Live;
+using Supermarket.Messaging;
+
+namespace Supermarket.LoadTest.Reporting;
+
+/// <summary>
+/// What the run measured, as the report names it: each service's /about (its settings, defaults and overrides
+/// alike), the broker (version, nodes, the writer queue's type) and the database (version, buffer pool, how much
+/// history it held). Read once, before the first POST; what does not answer is said so, not left out.
+/// </summary>
+public sealed record SystemUnderTest(IReadOnlyList<SettingsGroup> Groups)
+{
+    public static async Task<SystemUnderTest> ReadAsync(LoadOptions options, HttpClient api)
+    {
+        List<SettingsGroup> groups = [await AboutAsync("API", api, "about")];
+        foreach (var worker in options.Workers)
+        {
+            using var http = new HttpClient { BaseAddress = worker, Timeout = TimeSpan.FromSeconds(2) };
+            groups.Add(await AboutAsync(worker.ToString(), http, "about"));
+        }
+
+        groups.Add(await BrokerAsync(options));
+        if (options.Verify)
+        {
+            groups.Add(await DatabaseAsync(options));
+        }
+
+        return new SystemUnderTest(groups);
+    }
+
+    public void Write(string path) => File.WriteAllText(path, JsonSerializer.Serialize(this, RunResult.Json));
+
+    /// <summary>A service's /about, flattened to "Section.Setting = value"; named by the service it says it is.</summary>
+    private static async Task<SettingsGroup> AboutAsync(string where, HttpClient http, string path)
+    {
+        try
+        {
+            using var about = JsonDocument.Parse(await http.GetStringAsync(path));
+            var settings = new List<Setting>();
+            Flatten(about.RootElement, "", settings);
+            var service = about.RootElement.TryGetProperty("service", out var name) ? name.GetString() : null;
+            return new SettingsGroup(service ?? where, settings);
+        }
+        catch (Exception exception) when (exception is HttpRequestException or TaskCanceledException or JsonException)
+        {
+            return new SettingsGroup(where, [new Setting("about", $"not reachable ({exception.GetType().Name})")]);
+        }
+    }
+
+    private static void Flatten(JsonElement element, string prefix, List<Setting> into)
+    {
+        if (element.ValueKind == JsonValueKind.Object)
+        {
+            foreach (var property in element.EnumerateObject())
+            {
+                Flatten(property.Value, prefix.Length == 0 || prefix == "settings" ? property.Name : $"{prefix}.{property.Name}", into);
+            }
+        }
+        else
+        {
+            into.Add(new Setting(prefix, element.ToString()));
+        }
+    }
+
+    private static async Task<SettingsGroup> BrokerAsync(LoadOptions options)
+    {
+        using var http = BrokerManagement.CreateClient(options.BrokerManagement);
+        try
+        {
+            using var overview = JsonDocument.Parse(await http.GetStringAsync("overview"));
+            using var nodes = JsonDocument.Parse(await http.GetStringAsync("nodes"));
+            using var queue = JsonDocument.Parse(await http.GetStringAsync(
+                $"queues/{Uri.EscapeDataString(options.BrokerVirtualHost)}/{Topology.PurchasesWriterQueue}"));
+            return new SettingsGroup("RabbitMQ",
+            [
+                new("version", overview.RootElement.GetProperty("rabbitmq_version").GetString() ?? "?"),
+                new("nodes", nodes.RootElement.GetArrayLength().ToString(CultureInfo.InvariantCulture)),
+                new($"{Topology.PurchasesWriterQueue} type", queue.RootElement.TryGetProperty("type", out var type) ? type.GetString() ?? "?" : "?"),
+                new($"{Topology.PurchasesWriterQueue} consumers", queue.RootElement.TryGetProperty("consumers", out var consumers) ? consumers.ToString() : "?"),
+            ]);
+        }
+        catch (Exception exception) when (exception is HttpRequestException or TaskCanceledException or JsonException or KeyNotFoundException)
+        {
+            return new SettingsGroup("RabbitMQ", [new Setting("management API", $"not reachable ({exception.GetType().Name})")]);
+        }
+    }
+
+    private static async Task<SettingsGroup> DatabaseAsync(LoadOptions options)
+    {
+        try
+        {
+            await using var connection = new MySqlConnection(options.Database);
+            // The version as bytes: MySql.Data 8.0.16 cannot read the collations MariaDB gives its text columns.
+            var facts = await connection.QuerySingleAsync<(byte[] Version, long BufferPool, long FlushAtCommit)>(
+                "SELECT CAST(VERSION() AS BINARY), @@innodb_buffer_pool_size, @@innodb_flush_log_at_trx_commit");
+            // The ledger's sum is exact and reads one row per transaction, not one per purchase.
+            var history = await connection.ExecuteScalarAsync<long>("SELECT COALESCE(SUM(purchases), 0) FROM sales_ledger", commandTimeout: 120);
+            return new SettingsGroup("MariaDB",
+            [
+                new("version", System.Text.Encoding.UTF8.GetString(facts.Version)),
+                new("innodb_buffer_pool_size", string.Create(CultureInfo.InvariantCulture, $"{facts.BufferPool / (1024 * 1024):N0} MiB")),
+                new("innodb_flush_log_at_trx_commit", facts.FlushAtCommit.ToString(CultureInfo.InvariantCulture)),
+                new("purchases stored before the run", history.ToString("N0", CultureInfo.InvariantCulture)),
+            ]);
+        }
+        catch (MySqlException exception)
+        {
+            return new SettingsGroup("MariaDB", [new Setting("connection", $"failed ({exception.Message})")]);
+        }
+    }
+}
+
+public sealed record SettingsGroup(string Name, IReadOnlyList<Setting> Settings);
+
+public sealed record Setting(string Name, string Value);

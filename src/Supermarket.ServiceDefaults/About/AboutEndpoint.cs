@@ -1,0 +1,71 @@
+using System.Data.Common;
+using System.Reflection;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Routing;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
+
+namespace Supermarket.ServiceDefaults.About;
+
+/// <summary>
+/// <c>/about</c>: which service this is, on what runtime and machine, and the settings it runs with (every section
+/// bound by <c>AddValidatedOptions</c>, defaults and overrides alike), so a load test report can name the system it
+/// measured. Passwords are left out, also from connection strings.
+/// </summary>
+public static class AboutEndpoint
+{
+    private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);
+
+    public static IEndpointRouteBuilder MapAbout(this IEndpointRouteBuilder app)
+    {
+        app.MapGet("/about", (IServiceProvider services, IEnumerable<SettingsSection> sections) => Results.Json(new
+        {
+            Service = Assembly.GetEntryAssembly()?.GetName().Name,
+            Version = Assembly.GetEntryAssembly()?.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion,
+            Runtime = System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription,
+            Environment.ProcessorCount,
+            Settings = Settings(services, sections),
+        }, Json)).ExcludeFromDescription();
+        return app;
+    }
+
+    private static JsonObject Settings(IServiceProvider services, IEnumerable<SettingsSection> sections)
+    {
+        var settings = new JsonObject();
+        foreach (var section in sections.DistinctBy(section => section.Name).OrderBy(section => section.Name, StringComparer.Ordinal))
+        {
+            var options = services.GetRequiredService(typeof(IOptions<>).MakeGenericType(section.OptionsType));
+            var value = options.GetType().GetProperty(nameof(IOptions<object>.Value))!.GetValue(options);
+            var node = JsonSerializer.SerializeToNode(value, section.OptionsType, Json) as JsonObject ?? [];
+            settings[section.Name] = WithoutSecrets(node);
+        }
+
+        return settings;
+    }
+
+    private static JsonObject WithoutSecrets(JsonObject section)
+    {
+        foreach (var (name, value) in section.ToList())
+        {
+            if (name.Contains("password", StringComparison.OrdinalIgnoreCase) || name.Contains("secret", StringComparison.OrdinalIgnoreCase))
+            {
+                section.Remove(name);
+            }
+            else if (name.Contains("connectionString", StringComparison.OrdinalIgnoreCase) && value?.GetValueKind() == JsonValueKind.String)
+            {
+                var connection = new DbConnectionStringBuilder { ConnectionString = value.GetValue<string>() };
+                foreach (var key in new[] { "Password", "Pwd" })
+                {
+                    connection.Remove(key);
+                }
+
+                section[name] = connection.ConnectionString;
+            }
+        }
+
+        return section;
+    }
+}
