@@ -2,7 +2,8 @@
 # Measures the load-test table of docs/performance.md in one session, so the rows compare as ratios: the bare-201
 # ceiling, then days at several store counts with persistent delivery and group commit (the defaults), then one
 # message per purchase (the seeds' design), then transient delivery, grouped and not.
-# After each run it prints the CPU seconds each process used, from /proc, to show where the time goes.
+# After each run it prints the CPU seconds each process used, from /proc, to show where the time goes; at the end, the
+# load test's compare command sets every run's figures side by side (.local/measure-<time>.md), the ceiling first.
 #
 #   loadtest/measure.sh                       all rows (about half an hour on 2 cores)
 #   STORES="32 64" TRANSIENT_STORES="" SINGLE_STORES="" loadtest/measure.sh
@@ -69,6 +70,8 @@ cpu_report() { # before-file after-file
     }' "$1" "$2"
 }
 
+REPORTS=() # every run's report folder, in order: the closing table compares them
+
 load() { # label, load test options...
   local label=$1; shift
   local before after reports
@@ -77,13 +80,10 @@ load() { # label, load test options...
   echo "== $label: $*" | tee -a "$OUT"
   cpu_snapshot >"$before"
   # A long wait for MySQL: on two cores the writer can trail the 201s by minutes, and a lag is not a loss.
-  dotnet run -c Release --no-build --project loadtest/Supermarket.LoadTest -- --verify-timeout 600 --reports "$reports" "$@" >>"$OUT" 2>&1 || echo "  (the run exited non-zero)" | tee -a "$OUT"
+  dotnet "$LOADTEST" --verify-timeout 600 --reports "$reports" --label "$label" "$@" >>"$OUT" 2>&1 || echo "  (the run exited non-zero)" | tee -a "$OUT"
   cpu_snapshot >"$after"
-  jq -r 'def one: if . == null then "-" else (. * 10 | round / 10 | tostring) end;
-    "  \(.successful) × 201, \(.unsuccessful) failed, \(.requests_per_second | round) POST/s, p50 \(.median_ms | one) ms, p99 \(.p99_ms | one) ms" +
-    (if .verified == null then "" else ", after the last 201: stored \(.stored_after_last_response_seconds | one) s, counted \(.counted_after_last_response_seconds | one) s; end to end \(.end_to_end_seconds | one) s = \(.end_to_end_purchases_per_second | if . == null then "-" else round end) purchases/s; verified: \(.verified)" end) +
-    ([.history_queries[] | "\n  GET \(.question): \(.asked) asked, \(.failures) not 200, p50 \(.p50_ms | one) ms, p99 \(.p99_ms | one) ms, max \(.max_ms | one) ms"] | join("")) +
-    "\n  reports: '"$reports"'"' "$reports/summary.json" | tee -a "$OUT"
+  echo "  reports: $reports" | tee -a "$OUT"
+  REPORTS+=("$reports")
   cpu_report "$before" "$after" | tee -a "$OUT"
   rm -f "$before" "$after"
 }
@@ -106,6 +106,7 @@ system_up() {
 
 ./run.sh down >/dev/null 2>&1 || true
 dotnet build Supermarket.sln -c Release -v q -nologo >>"$OUT" 2>&1 || { echo "the build failed; see $OUT" >&2; exit 1; }
+LOADTEST=$ROOT/loadtest/Supermarket.LoadTest/bin/Release/net10.0/Supermarket.LoadTest.dll
 
 echo "== ceiling: the course's route answering 201 and nothing else" | tee -a "$OUT"
 (cd loadtest/Supermarket.Ceiling/bin/Release/net10.0 && exec dotnet Supermarket.Ceiling.dll </dev/null >/dev/null 2>&1) &
@@ -166,4 +167,8 @@ if [ -n "${OVERLOAD:-}" ]; then
 fi
 
 ./run.sh down >>"$OUT" 2>&1
+# The session's table, from the runs' summary.json: every figure side by side, each as a ratio of the first (the ceiling).
+if [ ${#REPORTS[@]} -ge 2 ]; then
+  dotnet "$LOADTEST" compare "${REPORTS[@]}" --out "${OUT%.log}.md" | tee -a "$OUT"
+fi
 echo "Full output: $OUT"

@@ -7,6 +7,7 @@
 #   scripts/services.sh status   say what runs
 #   scripts/services.sh nginx-up PORT UPSTREAM_PORT...   nginx on PORT in front of API replicas (./run.sh --api-replicas)
 #   scripts/services.sh rabbit-down|rabbit-up|db-down|db-up|nginx-down   one service (the chaos run uses these)
+#   scripts/services.sh install PACKAGE...   install Debian packages if missing (test.sh: the browser of the report test)
 #   BROKER_NODES=3 scripts/services.sh up   a RabbitMQ cluster of three nodes instead of one (./run.sh --broker-nodes 3)
 #   scripts/services.sh rabbit-node-down N [KILL] | rabbit-node-up N | rabbit-node-pause N | rabbit-node-resume N
 #                                             one node of the cluster; rabbit-leader QUEUE says which node leads a queue
@@ -428,6 +429,7 @@ case ${1:-} in
     db_down
     ;;
   status) status ;;
+  install) shift; install_missing "$@" ;;
   rabbit-up) install_missing; rabbit_up ;;
   rabbit-down) rabbit_down ;;
   # One node of a cluster: started again (it rejoins), stopped (KILL: as a crash), paused and resumed (SIGSTOP and
