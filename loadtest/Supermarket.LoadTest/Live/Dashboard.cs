@@ -9,6 +9,7 @@ namespace Supermarket.LoadTest.Live;
 public sealed class Dashboard(LoadOptions options, Func<IReadOnlyList<ZoneState>> zones)
 {
     private const int Width = 100;
+    private const int BarWidth = 60;
 
     public static bool CanDraw => !Console.IsOutputRedirected && AnsiConsole.Profile.Capabilities.Interactive;
 
@@ -16,21 +17,22 @@ public sealed class Dashboard(LoadOptions options, Func<IReadOnlyList<ZoneState>
     {
         var header = new Markup(Invariant(
             $"[bold]Supermarket load test[/] · {Markup.Escape(options.Name)} → {Markup.Escape(options.Url.ToString())} · elapsed [bold]{TimeSpan.FromSeconds(sample?.Seconds ?? 0):mm\\:ss}[/]"));
-        var bar = new BreakdownChart().Width(Width).HideTagValues()
-            .AddItem(Invariant($"sent {progress:P0} of {options.TotalPurchases:N0} purchases"), Math.Max(progress, 0.0001), Color.Green)
-            .AddItem("to go", Math.Max(1 - progress, 0.0001), Color.Grey23);
+        // Drawn with block characters, not colour alone, so a frame pasted as text still shows the progress.
+        var done = (int)Math.Round(progress * BarWidth);
+        var bar = new Markup(Invariant(
+            $"[green]{new string('█', done)}[/][grey]{new string('░', BarWidth - done)}[/] {progress:P0} of {options.TotalPurchases:N0} purchases sent"));
 
-        var requests = new Table().Border(TableBorder.Rounded).Title("requests, last second").HideHeaders().AddColumn("").AddColumn("");
-        requests.AddRow("rate", Invariant($"[bold]{sample?.RequestsPerSecond ?? 0:N0}[/] req/s"));
-        requests.AddRow("latency", sample is null ? "-" : Invariant($"p50 {sample.Latencies.P50Ms:F1} · p95 {sample.Latencies.P95Ms:F1} · p99 [bold]{sample.Latencies.P99Ms:F1}[/] ms"));
-        requests.AddRow("status codes", sample is null ? "-" : string.Join(" · ", sample.Statuses.OrderBy(s => s.Key).Select(s => Invariant($"{StatusName(s.Key)} {s.Value:N0}"))));
-        requests.AddRow("failures", sample is null || sample.Failures == 0 ? "[green]0[/]" : Invariant($"[red]{sample.Failures:N0}[/]"));
+        var requests = new Table().Border(TableBorder.Rounded).Title("POST /purchase").HideHeaders().AddColumn("").AddColumn("");
+        requests.AddRow("rate, last second", Invariant($"[bold]{sample?.RequestsPerSecond ?? 0:N0}[/] req/s"));
+        requests.AddRow("latency, last second", sample is null ? "-" : Invariant($"p50 {sample.Latencies.P50Ms:F1} · p95 {sample.Latencies.P95Ms:F1} · p99 [bold]{sample.Latencies.P99Ms:F1}[/] ms"));
+        requests.AddRow("status codes so far", sample is null ? "-" : string.Join(" · ", sample.Statuses.OrderBy(s => s.Key).Select(s => Invariant($"{StatusName(s.Key)} {s.Value:N0}"))));
+        requests.AddRow("failures so far", sample is null || sample.Failures == 0 ? "[green]0[/]" : Invariant($"[red]{sample.Failures:N0}[/]"));
 
         var system = new Table().Border(TableBorder.Rounded).Title("the system").HideHeaders().AddColumn("").AddColumn("");
         system.AddRow("queued for the writer", sample?.WriterQueue is { } queued ? Invariant($"{queued:N0} messages") : "-");
         system.AddRow("stored in MySQL", Storage(sample?.Stored, sample?.StoredLagSeconds));
         system.AddRow("counted in the matrix", Storage(sample?.Counted, sample?.CountedLagSeconds));
-        system.AddRow("201s", Invariant($"{sample?.Acknowledged ?? 0:N0}"));
+        system.AddRow("acknowledged (201)", Invariant($"{sample?.Acknowledged ?? 0:N0}"));
 
         var open = string.Join(" · ", zones().Select(zone => zone.OpenedAt is { } at
             ? Invariant($"[green]{zone.Zone}[/] ({zone.Stores} stores) open since {at:F1} s")
