@@ -6,6 +6,7 @@ using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Routing;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 
 namespace Supermarket.ServiceDefaults.About;
@@ -21,9 +22,9 @@ public static class AboutEndpoint
 
     public static IEndpointRouteBuilder MapAbout(this IEndpointRouteBuilder app)
     {
-        app.MapGet("/about", (IServiceProvider services, IEnumerable<SettingsSection> sections) => Results.Json(new
+        app.MapGet("/about", (IServiceProvider services, IHostEnvironment host, IEnumerable<SettingsSection> sections) => Results.Json(new
         {
-            Service = Assembly.GetEntryAssembly()?.GetName().Name,
+            Service = host.ApplicationName,
             Version = Assembly.GetEntryAssembly()?.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion,
             Runtime = System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription,
             Environment.ProcessorCount,
