@@ -31,7 +31,8 @@ public sealed record RunResult
     public double RequestsPerSecond { get; init; }
     public double MeanMs { get; init; }
     public double MedianMs { get; init; }
-    public double P95Ms { get; init; }
+    /// <summary>Null in summaries written before it was measured.</summary>
+    public double? P95Ms { get; init; }
     public double P99Ms { get; init; }
     public double MaxMs { get; init; }
 
