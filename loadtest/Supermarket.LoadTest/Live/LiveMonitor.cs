@@ -56,13 +56,15 @@ public sealed class LiveMonitor(LoadOptions options, RequestLog log, QueueDepths
             {
                 var (latencies, statuses) = log.Window.Take();
                 var seconds = Stopwatch.GetElapsedTime(log.StartedAt).TotalSeconds;
-                var answered = statuses.Values.Sum();
+                // An arrival the open simulations dropped (-1) was never sent: a failure, not an answer.
+                var answered = statuses.Where(status => status.Key != -1).Sum(status => status.Value);
+                var dropped = statuses.GetValueOrDefault(-1);
                 var depths = await queues.ReadAsync();
                 var (stored, counted) = storage is null ? (null, null) : await storage.ReadAsync();
                 var acknowledged = statuses.GetValueOrDefault(201);
                 var sample = new TimelineSample(
                     seconds, answered, (answered - previousAnswered) / (seconds - previousSeconds), latencies, statuses,
-                    acknowledged, answered - acknowledged, depths[0] < 0 ? null : depths[0], stored, counted,
+                    acknowledged, answered + dropped - acknowledged, depths[0] < 0 ? null : depths[0], stored, counted,
                     Timeline.LagSeconds(seconds, acknowledged, stored), Timeline.LagSeconds(seconds, acknowledged, counted));
                 Timeline.Add(sample);
                 show(sample);
