@@ -1,4 +1,5 @@
 using System.Globalization;
+using static System.FormattableString;
 using Spectre.Console;
 using Spectre.Console.Rendering;
 
@@ -70,6 +71,4 @@ public sealed class Dashboard(LoadOptions options, Func<IReadOnlyList<ZoneState>
     private static string Storage(long? done, double? lag) => done is { } count
         ? Invariant($"{count:N0} (trails {lag:F1} s)")
         : "-";
-
-    private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
 }

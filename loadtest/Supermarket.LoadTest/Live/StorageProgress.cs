@@ -1,7 +1,5 @@
-using System.Globalization;
 using Dapper;
 using MySql.Data.MySqlClient;
-using Supermarket.Contracts.Sales;
 
 namespace Supermarket.LoadTest.Live;
 
@@ -43,23 +41,14 @@ public sealed class StorageProgress(string connectionString, HttpClient api, lon
 
     private async Task<long?> CountedAsync()
     {
-        try
-        {
-            using var response = await api.GetAsync("items/store/1");
-            if (!response.IsSuccessStatusCode || !response.Headers.TryGetValues(ISalesAnswer.Header, out var values)
-                || !long.TryParse(values.First(), CultureInfo.InvariantCulture, out var countedThrough))
-            {
-                return null;
-            }
-
-            // The last entry at or before the one counted through.
-            var index = _entries.BinarySearch((countedThrough, long.MaxValue), Comparer<(long Seq, long Stored)>.Create((a, b) => a.Seq.CompareTo(b.Seq)));
-            index = index >= 0 ? index : ~index - 1;
-            return index < 0 ? 0 : _entries[index].Stored;
-        }
-        catch (Exception exception) when (exception is HttpRequestException or TaskCanceledException)
+        if (await SalesCountedThrough.ReadAsync(api) is not { } countedThrough)
         {
             return null;
         }
+
+        // The last entry at or before the one counted through.
+        var index = _entries.BinarySearch((countedThrough, long.MaxValue), Comparer<(long Seq, long Stored)>.Create((a, b) => a.Seq.CompareTo(b.Seq)));
+        index = index >= 0 ? index : ~index - 1;
+        return index < 0 ? 0 : _entries[index].Stored;
     }
 }

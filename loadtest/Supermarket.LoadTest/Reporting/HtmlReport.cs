@@ -1,4 +1,5 @@
 using System.Globalization;
+using static System.FormattableString;
 using System.Net;
 using System.Text;
 using Supermarket.LoadTest.Live;
@@ -194,6 +195,4 @@ public static class HtmlReport
     private static string PassCell(bool passed) => passed ? "<td class=\"pass\">passed</td>" : "<td class=\"fail\">FAILED</td>";
 
     private static string Encode(string text) => WebUtility.HtmlEncode(text);
-
-    private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
 }

@@ -1,4 +1,5 @@
 using System.Globalization;
+using static System.FormattableString;
 using System.Net;
 using System.Text;
 
@@ -100,6 +101,4 @@ public sealed class LineChart(string title, string yAxis, IReadOnlyList<ChartSer
         value.ToString(Math.Abs(value) >= 100 || value == Math.Floor(value) ? "N0" : "0.##", CultureInfo.InvariantCulture);
 
     private static string Encode(string text) => WebUtility.HtmlEncode(text);
-
-    private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
 }

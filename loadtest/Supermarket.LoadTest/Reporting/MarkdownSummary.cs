@@ -1,4 +1,5 @@
 using System.Globalization;
+using static System.FormattableString;
 using System.Net;
 using System.Text;
 
@@ -70,6 +71,4 @@ public static class MarkdownSummary
         -1 => "dropped (open simulations, too many in flight)",
         _ => ((HttpStatusCode)status).ToString() + Invariant($" ({status})"),
     };
-
-    private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
 }

@@ -3,7 +3,7 @@ using System.Globalization;
 using System.Text.Json;
 using Dapper;
 using MySql.Data.MySqlClient;
-using Supermarket.Contracts.Sales;
+using Supermarket.LoadTest.Live;
 using Supermarket.LoadTest.Reporting;
 using Supermarket.LoadTest.Scenario;
 
@@ -176,13 +176,7 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
             "SELECT COALESCE(SUM(purchases), 0) FROM sales_ledger WHERE seq > @ledgerBefore", new { ledgerBefore });
     }
 
-    /// <summary>How far through the ledger the matrix has counted, from the header every sales answer carries.</summary>
-    private async Task<long> CountedThroughAsync()
-    {
-        using var response = await api.GetAsync("items/store/1");
-        return response.IsSuccessStatusCode && response.Headers.TryGetValues(ISalesAnswer.Header, out var values)
-            && long.TryParse(values.First(), CultureInfo.InvariantCulture, out var seq) ? seq : -1;
-    }
+    private async Task<long> CountedThroughAsync() => await SalesCountedThrough.ReadAsync(api) ?? -1;
 
     /// <summary>Probes until done, or until the timeout passes without progress: with <paramref name="progress"/>,
     /// each time the figure it reads grows (more stored, more counted), the wait starts over, so a slow drain is
