@@ -6,7 +6,7 @@
 #   scripts/services.sh down     stop what `up` (or nginx-up) started, by PID
 #   scripts/services.sh status   say what runs
 #   scripts/services.sh nginx-up PORT UPSTREAM_PORT...   nginx on PORT in front of API replicas (./run.sh --api-replicas)
-#   scripts/services.sh rabbit-down|rabbit-up|db-down|db-up|nginx-down   one service (the chaos run uses these)
+#   scripts/services.sh rabbit-down|rabbit-up|db-down|db-up|db-pause|db-resume|nginx-down   one service (the chaos run and tests use these)
 #   scripts/services.sh install PACKAGE...   install Debian packages if missing (test.sh: the browser of the report test)
 #   BROKER_NODES=3 scripts/services.sh up   a RabbitMQ cluster of three nodes instead of one (./run.sh --broker-nodes 3)
 #   scripts/services.sh rabbit-node-down N [KILL] | rabbit-node-up N | rabbit-node-pause N | rabbit-node-resume N
@@ -449,11 +449,15 @@ case ${1:-} in
     rabbit_api "nodes?columns=name,running" | jq -e --argjson n "$BROKER_NODES" '[.[] | select(.running)] | length == $n' >/dev/null
     rabbit_api "queues/%2F?columns=name,type,online" |
       jq -e --argjson n "$BROKER_NODES" 'all(.[] | select(.type == "quorum"); (.online | length) == $n)' >/dev/null ;;
+  # Succeeds once every queue a worker consumes from (the durable ones of the default vhost, less MassTransit's
+  # _error and _skipped queues; the API's reply queues are temporary) has a consumer: a worker that reconnected but
+  # does not consume (docs/reliability.md) does not pass.
+  rabbit-consumed)
+    rabbit_api "queues/%2F?columns=name,durable,consumers" |
+      jq -e 'all(.[] | select(.durable and (.name | test("_(error|skipped)$") | not)); .consumers > 0)' >/dev/null ;;
   # A memory alarm, as when the broker runs out of memory: it stops reading from every publishing connection.
   rabbit-block) rabbit_node 0; rabbitmqctl -q set_vm_memory_high_watermark 0 ;;
   rabbit-unblock) rabbit_node 0; rabbitmqctl -q set_vm_memory_high_watermark 0.4 ;;
-  # Drops a queue with what it holds (a fresh measurement, or a queue whose arguments changed); its owner declares it
-  # again when it starts.
   # Every queue of the default vhost, with what it holds: the applications declare theirs again as they start (a
   # fresh measurement, or a queue argument such as the writer's backlog limit changed).
   rabbit-delete-app-queues)
@@ -463,7 +467,12 @@ case ${1:-} in
     done ;;
   db-up) install_missing; db_up ;;
   db-down) db_down ;;
+  # MariaDB stops answering without closing a connection (SIGSTOP), as a database stalled on its disk does, then
+  # goes on (SIGCONT).
+  db-pause|db-resume)
+    signal=STOP; [ "$1" = db-resume ] && signal=CONT
+    kill "-$signal" "$(pid_of "$DB_DIR/mysqld.pid")" ;;
   nginx-up) [ $# -ge 3 ] || die "usage: $0 nginx-up PORT UPSTREAM_PORT..."; install_missing nginx; shift; nginx_up "$@" ;;
   nginx-down) nginx_down ;;
-  *) echo "usage: $0 up|down|status|rabbit-up|rabbit-down|rabbit-node-up N|rabbit-node-down N [KILL]|rabbit-node-pause N|rabbit-node-resume N|rabbit-leader QUEUE|rabbit-nodes|rabbit-cluster-whole|rabbit-block|rabbit-unblock|rabbit-delete-app-queues|db-up|db-down|nginx-up|nginx-down" >&2; exit 2 ;;
+  *) echo "usage: $0 up|down|status|rabbit-up|rabbit-down|rabbit-node-up N|rabbit-node-down N [KILL]|rabbit-node-pause N|rabbit-node-resume N|rabbit-leader QUEUE|rabbit-nodes|rabbit-cluster-whole|rabbit-consumed|rabbit-block|rabbit-unblock|rabbit-delete-app-queues|db-up|db-down|db-pause|db-resume|nginx-up|nginx-down" >&2; exit 2 ;;
 esac
