@@ -21,6 +21,12 @@ public static class BusRegistration
         Action<IBusRegistrationContext, IRabbitMqBusFactoryConfigurator>? configureBus = null)
     {
         services.AddValidatedOptions<BrokerOptions>(configuration, BrokerOptions.Section);
+        services.AddOptions<MassTransitHostOptions>().Configure<IOptions<BrokerOptions>>((host, broker) =>
+        {
+            // MassTransit checks that the consumers' bound is within the bus's; one setting keeps them equal.
+            host.ConsumerStopTimeout = broker.Value.ConsumerStopTimeout;
+            host.StopTimeout = broker.Value.ConsumerStopTimeout;
+        });
         services.AddMassTransit(bus =>
         {
             // There is no network beyond the registries here, and nothing should phone home from a store's data.

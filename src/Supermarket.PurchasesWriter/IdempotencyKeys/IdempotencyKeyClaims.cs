@@ -14,7 +14,8 @@ namespace Supermarket.PurchasesWriter.IdempotencyKeys;
 /// different purchase instead of merging two purchases under one id. The insert and the read run in one statement
 /// batch on the key's primary key, so two requests racing with the same key get one winner.
 /// </summary>
-public sealed class IdempotencyKeyClaims(IOptions<DatabaseOptions> options) : IConsumer<ClaimIdempotencyKey>
+public sealed class IdempotencyKeyClaims(IOptions<DatabaseOptions> options, ILogger<IdempotencyKeyClaims> logger)
+    : IConsumer<ClaimIdempotencyKey>
 {
     private const string ClaimSql = """
         INSERT INTO idempotency_keys (store_id, idempotency_key, request_hash, claimed_at)
@@ -28,11 +29,16 @@ public sealed class IdempotencyKeyClaims(IOptions<DatabaseOptions> options) : IC
     public async Task Consume(ConsumeContext<ClaimIdempotencyKey> context)
     {
         var claim = context.Message;
-        await using var connection = new MySqlConnection(_connectionString);
-        var first = await connection.QuerySingleAsync<byte[]>(new CommandDefinition(ClaimSql,
-            new { store = claim.StoreId, key = System.Text.Encoding.ASCII.GetBytes(claim.Key), hash = claim.RequestHash },
-            cancellationToken: context.CancellationToken));
+        var first = await AbandonableCall.RunAsync(cancellation => FirstRequestHashAsync(claim, cancellation), logger, context.CancellationToken);
         await context.RespondAsync(new IdempotencyKeyClaimed(first.AsSpan().SequenceEqual(claim.RequestHash)));
+    }
+
+    private async Task<byte[]> FirstRequestHashAsync(ClaimIdempotencyKey claim, CancellationToken cancellationToken)
+    {
+        await using var connection = new MySqlConnection(_connectionString);
+        return await connection.QuerySingleAsync<byte[]>(new CommandDefinition(ClaimSql,
+            new { store = claim.StoreId, key = System.Text.Encoding.ASCII.GetBytes(claim.Key), hash = claim.RequestHash },
+            cancellationToken: cancellationToken));
     }
 }
 

@@ -59,7 +59,7 @@ public sealed class PurchaseWriter(IOptions<DatabaseOptions> options, WriterMetr
         var started = Stopwatch.GetTimestamp();
         try
         {
-            var stored = await WriteAsync(purchases, context.CancellationToken);
+            var stored = await AbandonableCall.RunAsync(cancellation => WriteAsync(purchases, cancellation), logger, context.CancellationToken);
             metrics.Stored(purchases.Length, stored, Stopwatch.GetElapsedTime(started));
         }
         catch (Exception exception) when (exception is not OperationCanceledException)
