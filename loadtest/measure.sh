@@ -8,6 +8,10 @@
 #   loadtest/measure.sh                       all rows (about half an hour on 2 cores)
 #   STORES="32 64" TRANSIENT_STORES="" SINGLE_STORES="" loadtest/measure.sh
 #   FRESH=1 loadtest/measure.sh               a new, empty database first
+#   EMPTY_TOO=1 STORES="256 256" loadtest/measure.sh
+#                                             the persistent, grouped rows again on an empty database after those on
+#                                             the database as it stands: "flat as history grows" in one session. The
+#                                             history's MariaDB data is set aside meanwhile and put back at the end
 #   SETTINGS="Ingest__MaxBatchesInFlight=2" STORES=256 loadtest/measure.sh
 #                                             extra settings (environment variables) for the persistent, grouped rows
 #   LOAD_ARGS="--history-queries-per-second 20" STORES=256 loadtest/measure.sh
@@ -128,6 +132,28 @@ fi
 system_up Ingest__GroupCommit=true Broker__PersistentDelivery=true ${SETTINGS:-}
 # shellcheck disable=SC2086 # LOAD_ARGS is several words on purpose
 for stores in $STORES; do load "persistent, grouped, $stores stores" --stores "$stores" $LOAD_ARGS; done
+
+# MariaDB's data directory holds the history; an empty one takes its place for these rows and is thrown away after.
+HISTORY_ASIDE=$ROOT/.local/mariadb/data-history
+put_history_back() {
+  [ -d "$HISTORY_ASIDE" ] || return 0
+  ./run.sh down >>"$OUT" 2>&1 || true
+  rm -rf "$ROOT/.local/mariadb/data"
+  mv "$HISTORY_ASIDE" "$ROOT/.local/mariadb/data"
+}
+if [ -n "${EMPTY_TOO:-}" ]; then
+  [ ! -e "$HISTORY_ASIDE" ] || { echo "$HISTORY_ASIDE exists: an earlier run set the history aside; move it back to .local/mariadb/data first" >&2; exit 1; }
+  ./run.sh down >>"$OUT" 2>&1 || true
+  mv "$ROOT/.local/mariadb/data" "$HISTORY_ASIDE"
+  trap put_history_back EXIT
+  # A new database: the writer creates the schema and a new ledger identity, so the aggregator drops its checkpoint.
+  scripts/services.sh up >>"$OUT" 2>&1
+  # shellcheck disable=SC2086 # SETTINGS is several words on purpose
+  system_up Ingest__GroupCommit=true Broker__PersistentDelivery=true ${SETTINGS:-}
+  # shellcheck disable=SC2086 # LOAD_ARGS is several words on purpose
+  for stores in $STORES; do load "persistent, grouped, $stores stores, empty database" --stores "$stores" $LOAD_ARGS; done
+  put_history_back
+fi
 
 for stores in $SINGLE_STORES; do
   system_up Ingest__GroupCommit=false Broker__PersistentDelivery=true
