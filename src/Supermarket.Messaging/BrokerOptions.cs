@@ -29,9 +29,9 @@ public sealed class BrokerOptions
 
     /// <summary>How long a consumer waits for the messages it is in the middle of when it stops: when its channel
     /// dies with the broker, or when the process shuts down. Past it their handlers are cancelled and let go (the
-    /// broker gives their unacknowledged messages again; storage is exactly once). Without a bound a consumer whose
-    /// channel died waits for its slowest command before it consumes again: a writer in the middle of a stalled
-    /// database left its queue without a consumer (docs/reliability.md).</summary>
+    /// broker gives their unacknowledged messages again; storage is exactly once). A handler that honours its
+    /// cancellation ends before that (the writer's, through Database/AbandonableCall); this bounds the wait for
+    /// anything that does not, where MassTransit would otherwise wait without end.</summary>
     [Range(typeof(TimeSpan), "00:00:01", "00:10:00")]
     public TimeSpan ConsumerStopTimeout { get; set; } = TimeSpan.FromSeconds(10);
 
