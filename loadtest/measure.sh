@@ -20,6 +20,10 @@
 #   COMPARE_ARGS="--hours 3" loadtest/measure.sh   shorter days for the comparison rows
 #   SCALE="--api-replicas 1;--api-replicas 2;--api-replicas 3;--writers 2" SCALE_STORES=256 loadtest/measure.sh
 #                                             scale-out rows: each topology (run.sh options), one after the other
+#   PROFILE=1 STORES="256 256" loadtest/measure.sh
+#                                             a CPU profile of the whole box (perf, 199 Hz, wall-clock timestamps) over the
+#                                             first PROFILE_SECONDS (60) of each run, kept in its report folder with the
+#                                             services' PIDs; loadtest/profile-report.sh splits it by process and library
 #   OVERLOAD=1 loadtest/measure.sh            the overload row: the writer paused (SIGSTOP) for OVERLOAD_PAUSE seconds
 #                                             (30) from OVERLOAD_AFTER (30) into an OVERLOAD_STORES (256) day, with a
 #                                             backlog limit of OVERLOAD_LIMIT_MB (16): 503s, not an unbounded queue
@@ -83,9 +87,22 @@ load() { # label, load test options...
   reports=$ROOT/loadtest/reports/$(date -u +%Y%m%d-%H%M%S)-measure
   echo "== $label: $*" | tee -a "$OUT"
   cpu_snapshot >"$before"
+  local profiler=
+  if [ -n "${PROFILE:-}" ]; then
+    mkdir -p "$reports"
+    {
+      for pid_file in .local/pids/*.pid; do echo "$(basename "$pid_file" .pid) $(cat "$pid_file")"; done
+      for service in mariadb/mysqld rabbitmq/rabbitmq; do
+        [ ! -f ".local/$service.pid" ] || echo "${service%/*} $(cat ".local/$service.pid")"
+      done
+    } >"$reports/pids"
+    perf record -a -k CLOCK_REALTIME -F 199 -o "$reports/perf.data" -- sleep "${PROFILE_SECONDS:-60}" >/dev/null 2>&1 &
+    profiler=$!
+  fi
   # A long wait for MySQL: on two cores the writer can trail the 201s by minutes, and a lag is not a loss.
   dotnet "$LOADTEST" --verify-timeout 600 --reports "$reports" --label "$label" "$@" >>"$OUT" 2>&1 || echo "  (the run exited non-zero)" | tee -a "$OUT"
   cpu_snapshot >"$after"
+  [ -z "$profiler" ] || wait "$profiler" || true
   echo "  reports: $reports" | tee -a "$OUT"
   REPORTS+=("$reports")
   cpu_report "$before" "$after" | tee -a "$OUT"
@@ -108,6 +125,7 @@ system_up() {
   done
 }
 
+[ -z "${PROFILE:-}" ] || command -v perf >/dev/null || { echo "PROFILE=1 needs perf (Debian's linux-perf)" >&2; exit 1; }
 ./run.sh down >/dev/null 2>&1 || true
 dotnet build Supermarket.sln -c Release -v q -nologo >>"$OUT" 2>&1 || { echo "the build failed; see $OUT" >&2; exit 1; }
 LOADTEST=$ROOT/loadtest/Supermarket.LoadTest/bin/Release/net10.0/Supermarket.LoadTest.dll
