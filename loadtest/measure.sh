@@ -91,7 +91,9 @@ load() { # label, load test options...
   if [ -n "${PROFILE:-}" ]; then
     mkdir -p "$reports"
     {
-      for pid_file in .local/pids/*.pid; do echo "$(basename "$pid_file" .pid) $(cat "$pid_file")"; done
+      for pid_file in .local/pids/*.pid; do
+        [ ! -f "$pid_file" ] || echo "$(basename "$pid_file" .pid) $(cat "$pid_file")"
+      done
       for service in mariadb/mysqld rabbitmq/rabbitmq; do
         [ ! -f ".local/$service.pid" ] || echo "${service%/*} $(cat ".local/$service.pid")"
       done

@@ -23,8 +23,9 @@ echo "CPU samples from ${FROM} s to $((FROM + SECONDS_WANTED)) s after the first
 perf script -i "$REPORT/perf.data" --time "$start,$end" -F pid,ip,dso 2>/dev/null | awk -v pids="$REPORT/pids" '
   BEGIN { while ((getline line < pids) > 0) { split(line, f, " "); name[f[2]] = f[1] } }
   {
-    library = $NF; gsub(/[()]/, "", library); sub(/.*\//, "", library)
-    if (library ~ /doublemapper|unknown/) library = "JIT-compiled code"
+    # "pid address (/path/library)"; code a JIT wrote (the .NET doublemapper, the Erlang vmem) has no file of its own.
+    library = $0; sub(/^[^(]*\(/, "", library); sub(/\)$/, "", library); sub(/.*\//, "", library)
+    if (library ~ /doublemapper|vmem|unknown/) library = "JIT-compiled code"
     process = ($1 in name) ? name[$1] : ($1 == 0 ? "idle" : "other processes")
     total++; samples[process]++; by_library[process "\t" library]++
   }

@@ -4,8 +4,8 @@ namespace Supermarket.UnitTests.Deployment;
 
 /// <summary>
 /// The runtime settings the services are measured with (docs/performance.md) reach them through their
-/// runtimeconfig.json, which the build writes from Directory.Build.targets and src/Directory.Build.props; a project
-/// that stops inheriting them would run differently from every figure measured.
+/// runtimeconfig.json, which the build writes from Directory.Build.targets; a project that stops inheriting them would
+/// run differently from every figure measured.
 /// </summary>
 public sealed class ServiceRuntimeSettingsTests
 {
@@ -13,7 +13,7 @@ public sealed class ServiceRuntimeSettingsTests
 
     [Theory]
     [MemberData(nameof(Services))]
-    public void A_service_runs_with_the_workstation_gc_and_without_dynamic_pgo(string service)
+    public void A_service_runs_with_the_workstation_gc_without_a_background_thread(string service)
     {
         // The test project references every service, so their runtimeconfig.json files are copied beside it.
         using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(AppContext.BaseDirectory, service + ".runtimeconfig.json")));
@@ -21,6 +21,5 @@ public sealed class ServiceRuntimeSettingsTests
 
         Assert.False(settings.GetProperty("System.GC.Server").GetBoolean());
         Assert.False(settings.GetProperty("System.GC.Concurrent").GetBoolean());
-        Assert.False(settings.GetProperty("System.Runtime.TieredPGO").GetBoolean());
     }
 }
