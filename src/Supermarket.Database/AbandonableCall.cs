@@ -24,27 +24,23 @@ public static class AbandonableCall
         cancellationToken.ThrowIfCancellationRequested();
         var callCancellation = new CancellationTokenSource();
         var running = Task.Run(() => call(callCancellation.Token), CancellationToken.None);
-        var forward = cancellationToken.UnsafeRegister(static source => _ = ((CancellationTokenSource)source!).CancelAsync(), callCancellation);
         try
         {
-            return await running.WaitAsync(cancellationToken);
+            var result = await running.WaitAsync(cancellationToken);
+            callCancellation.Dispose();
+            return result;
         }
         catch (OperationCanceledException) when (!running.IsCompleted)
         {
+            // Forwarded here, not from a registration on the caller's token: this continuation can run on the
+            // cancelling thread before such a registration's turn, and leaving would then unregister it unrun.
+            // CancelAsync runs the call's cancellation on the thread pool, so the caller is not held by it. The source
+            // is left to the garbage collector (it has no timer to release) while that may still run.
+            _ = callCancellation.CancelAsync();
             _ = running.ContinueWith(
                 abandoned => logger.LogWarning(abandoned.Exception?.InnerException, "A database call abandoned with its cancelled message failed"),
                 CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
             throw;
-        }
-        finally
-        {
-            // Unregistering waits for a forward in progress. A source that may be cancelling still is left to the
-            // garbage collector (it has no timer to release).
-            forward.Dispose();
-            if (!cancellationToken.IsCancellationRequested)
-            {
-                callCancellation.Dispose();
-            }
         }
     }
 }

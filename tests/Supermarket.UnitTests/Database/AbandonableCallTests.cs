@@ -18,7 +18,9 @@ public sealed class AbandonableCallTests
         var callCancelled = new TaskCompletionSource();
         using var delivery = new CancellationTokenSource();
 
-        var caller = AbandonableCall.RunAsync(token =>
+        // Started off the test's synchronization context, as a message handler is: the caller's continuation then runs
+        // on the thread that cancels, before the call's own cancellation (a race that once dropped the latter).
+        var caller = Task.Run(() => AbandonableCall.RunAsync(token =>
         {
             token.Register(() =>
             {
@@ -28,7 +30,7 @@ public sealed class AbandonableCallTests
             started.SetResult();
             database.Task.Wait();
             return Task.FromResult(1);
-        }, NullLogger.Instance, delivery.Token);
+        }, NullLogger.Instance, delivery.Token));
         await started.Task.WaitAsync(Bound);
 
         await Task.Run(delivery.Cancel).WaitAsync(Bound);
