@@ -1,5 +1,5 @@
 using System.ComponentModel.DataAnnotations;
-using MySql.Data.MySqlClient;
+using MySqlConnector;
 
 namespace Supermarket.Database;
 

@@ -30,7 +30,8 @@ public sealed class BrokerOptions
     /// <summary>How long a consumer waits for the messages it is in the middle of when it stops: when its channel
     /// dies with the broker, or when the process shuts down. Past it their handlers are cancelled and let go (the
     /// broker gives their unacknowledged messages again; storage is exactly once). A handler that honours its
-    /// cancellation ends before that (the writer's, through Database/AbandonableCall); this bounds the wait for
+    /// cancellation ends before that (the writer's: MySqlConnector's I/O is asynchronous, and its cancellation holds
+    /// the cancelling thread for at most the connection string's CancellationTimeout); this bounds the wait for
     /// anything that does not, where MassTransit would otherwise wait without end.</summary>
     [Range(typeof(TimeSpan), "00:00:01", "00:10:00")]
     public TimeSpan ConsumerStopTimeout { get; set; } = TimeSpan.FromSeconds(10);

@@ -29,7 +29,7 @@ public static class ServiceDefaultsExtensions
     /// <c>/health/live</c>: the process answers (no check runs, so a slow broker never gets a live process restarted).
     /// <c>/health/ready</c>: every check tagged <see cref="ReadyTag"/> passes (MassTransit tags its bus check so:
     /// connected to the broker, every receive endpoint consuming). A Degraded endpoint, one that lost its connection,
-    /// is 503 here; ASP.NET Core would answer it with 200. <c>/metrics</c>: Prometheus' text format. <c>/about</c>: the
+    /// is 503 here; ASP.NET Core would answer it with 200. <c>/metrics</c>: OpenTelemetry's Prometheus exporter. <c>/about</c>: the
     /// service and its settings (<see cref="AboutEndpoint"/>).
     /// </summary>
     public static WebApplication MapDefaultEndpoints(this WebApplication app)
@@ -40,8 +40,7 @@ public static class ServiceDefaultsExtensions
             Predicate = check => check.Tags.Contains(ReadyTag),
             ResultStatusCodes = { [HealthStatus.Degraded] = StatusCodes.Status503ServiceUnavailable },
         });
-        app.MapGet("/metrics", (PrometheusExporter metrics) => Results.Text(metrics.Scrape(), "text/plain; version=0.0.4; charset=utf-8"))
-            .ExcludeFromDescription();
+        app.MapPrometheusScrapingEndpoint();
         app.MapAbout();
         return app;
     }

@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using Dapper;
-using MySql.Data.MySqlClient;
+using MySqlConnector;
 using Supermarket.LoadTest.Live;
 using Supermarket.Messaging;
 
@@ -94,14 +94,13 @@ public sealed record SystemUnderTest(IReadOnlyList<SettingsGroup> Groups)
         try
         {
             await using var connection = new MySqlConnection(options.Database);
-            // The version as bytes: MySql.Data 8.0.16 cannot read the collations MariaDB gives its text columns.
-            var facts = await connection.QuerySingleAsync<(byte[] Version, long BufferPool, long FlushAtCommit)>(
-                "SELECT CAST(VERSION() AS BINARY), @@innodb_buffer_pool_size, @@innodb_flush_log_at_trx_commit");
+            var facts = await connection.QuerySingleAsync<(string Version, long BufferPool, long FlushAtCommit)>(
+                "SELECT VERSION(), @@innodb_buffer_pool_size, @@innodb_flush_log_at_trx_commit");
             // The ledger's sum is exact and reads one row per transaction, not one per purchase.
             var history = await connection.ExecuteScalarAsync<long>("SELECT COALESCE(SUM(purchases), 0) FROM sales_ledger", commandTimeout: 120);
             return new SettingsGroup("MariaDB",
             [
-                new("version", System.Text.Encoding.UTF8.GetString(facts.Version)),
+                new("version", facts.Version),
                 new("innodb_buffer_pool_size", string.Create(CultureInfo.InvariantCulture, $"{facts.BufferPool / (1024 * 1024):N0} MiB")),
                 new("innodb_flush_log_at_trx_commit", facts.FlushAtCommit.ToString(CultureInfo.InvariantCulture)),
                 new("purchases stored before the run", history.ToString("N0", CultureInfo.InvariantCulture)),

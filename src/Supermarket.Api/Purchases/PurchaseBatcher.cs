@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Threading.Channels;
 using Microsoft.Extensions.Options;
 using Supermarket.Contracts.Purchases;
@@ -124,6 +125,7 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
 
     private async Task PublishAsync(List<Pending> batch, SemaphoreSlim slots)
     {
+        using var span = IngestTracing.StartBatch([.. batch.Select(p => p.Caller)]);
         try
         {
             var confirmed = await publisher.PublishAsync(new PurchaseBatchRecorded([.. batch.Select(p => p.Purchase)]), CancellationToken.None);
@@ -152,6 +154,9 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
         private int _state = Waiting;
 
         public PurchaseRecorded Purchase { get; } = purchase;
+
+        /// <summary>The request's span, if it is traced: the batch's publish continues its trace.</summary>
+        public ActivityContext Caller { get; } = Activity.Current?.Context ?? default;
 
         public TaskCompletionSource<bool> Confirmed { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
 

@@ -2,7 +2,7 @@ using System.Globalization;
 using System.Text.Json;
 using Dapper;
 using Microsoft.Extensions.Options;
-using MySql.Data.MySqlClient;
+using MySqlConnector;
 using Supermarket.Contracts.History;
 using Supermarket.Contracts.Purchases;
 using Supermarket.Database;

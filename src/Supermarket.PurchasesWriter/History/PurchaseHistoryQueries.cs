@@ -9,7 +9,7 @@ namespace Supermarket.PurchasesWriter.History;
 
 /// <summary>Answers the API's purchase history questions from MySQL: the writer owns the purchases, so it alone
 /// reads them, and the API never touches the database.</summary>
-public sealed class PurchaseHistoryQueries(PurchaseHistory history, HistoryMetrics metrics, ILogger<PurchaseHistoryQueries> logger)
+public sealed class PurchaseHistoryQueries(PurchaseHistory history, HistoryMetrics metrics)
     : IConsumer<PurchasesAtStore>, IConsumer<PurchasesOfCustomer>
 {
     public Task Consume(ConsumeContext<PurchasesAtStore> context) =>
@@ -23,7 +23,7 @@ public sealed class PurchaseHistoryQueries(PurchaseHistory history, HistoryMetri
         where TQuestion : class
     {
         var started = Stopwatch.GetTimestamp();
-        var page = await AbandonableCall.RunAsync(cancellation => read(context.Message, cancellation), logger, context.CancellationToken);
+        var page = await read(context.Message, context.CancellationToken);
         metrics.Answered(question, Stopwatch.GetElapsedTime(started));
         await context.RespondAsync(page);
     }

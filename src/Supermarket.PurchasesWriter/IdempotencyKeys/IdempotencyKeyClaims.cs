@@ -1,7 +1,7 @@
 using Dapper;
 using MassTransit;
 using Microsoft.Extensions.Options;
-using MySql.Data.MySqlClient;
+using MySqlConnector;
 using Supermarket.Contracts.Purchases;
 using Supermarket.Database;
 using Supermarket.Messaging;
@@ -14,7 +14,7 @@ namespace Supermarket.PurchasesWriter.IdempotencyKeys;
 /// different purchase instead of merging two purchases under one id. The insert and the read run in one statement
 /// batch on the key's primary key, so two requests racing with the same key get one winner.
 /// </summary>
-public sealed class IdempotencyKeyClaims(IOptions<DatabaseOptions> options, ILogger<IdempotencyKeyClaims> logger)
+public sealed class IdempotencyKeyClaims(IOptions<DatabaseOptions> options)
     : IConsumer<ClaimIdempotencyKey>
 {
     private const string ClaimSql = """
@@ -29,7 +29,7 @@ public sealed class IdempotencyKeyClaims(IOptions<DatabaseOptions> options, ILog
     public async Task Consume(ConsumeContext<ClaimIdempotencyKey> context)
     {
         var claim = context.Message;
-        var first = await AbandonableCall.RunAsync(cancellation => FirstRequestHashAsync(claim, cancellation), logger, context.CancellationToken);
+        var first = await FirstRequestHashAsync(claim, context.CancellationToken);
         await context.RespondAsync(new IdempotencyKeyClaimed(first.AsSpan().SequenceEqual(claim.RequestHash)));
     }
 

@@ -6,7 +6,7 @@ using System.Text.Json;
 using Dapper;
 using MassTransit;
 using Microsoft.Extensions.Options;
-using MySql.Data.MySqlClient;
+using MySqlConnector;
 using Supermarket.Contracts.Ledger;
 using Supermarket.Contracts.Purchases;
 using Supermarket.Database;
@@ -59,7 +59,7 @@ public sealed class PurchaseWriter(IOptions<DatabaseOptions> options, WriterMetr
         var started = Stopwatch.GetTimestamp();
         try
         {
-            var stored = await AbandonableCall.RunAsync(cancellation => WriteAsync(purchases, cancellation), logger, context.CancellationToken);
+            var stored = await WriteAsync(purchases, context.CancellationToken);
             metrics.Stored(purchases.Length, stored, Stopwatch.GetElapsedTime(started));
         }
         catch (Exception exception) when (exception is not OperationCanceledException)

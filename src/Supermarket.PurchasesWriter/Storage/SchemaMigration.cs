@@ -1,6 +1,6 @@
 using Dapper;
 using Microsoft.Extensions.Options;
-using MySql.Data.MySqlClient;
+using MySqlConnector;
 using Supermarket.Contracts.Ledger;
 using Supermarket.Database;
 
@@ -25,7 +25,6 @@ public sealed class SchemaMigration(IOptions<DatabaseOptions> options, ILogger<S
         try
         {
             await connection.ExecuteAsync("""
-                SET SESSION sql_notes = 0;
                 CREATE TABLE IF NOT EXISTS schema_versions (
                     version    INT          NOT NULL,
                     name       VARCHAR(200) NOT NULL,

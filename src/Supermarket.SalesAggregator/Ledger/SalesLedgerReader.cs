@@ -2,7 +2,7 @@ using System.Globalization;
 using System.Text;
 using Dapper;
 using Microsoft.Extensions.Options;
-using MySql.Data.MySqlClient;
+using MySqlConnector;
 using Supermarket.Database;
 using Supermarket.SalesAggregator.Questions;
 

@@ -1,3 +1,5 @@
+using OpenTelemetry.Exporter;
+
 namespace Supermarket.ServiceDefaults.Observability;
 
 /// <summary>Where telemetry goes besides the /metrics scrape. Section <c>Telemetry</c>.</summary>
@@ -5,8 +7,12 @@ public sealed class TelemetryOptions
 {
     public const string Section = "Telemetry";
 
-    /// <summary>An OpenTelemetry collector's OTLP/gRPC address (for example <c>http://collector:4317</c>). When set,
-    /// metrics are pushed there too and traces are recorded (a purchase followed from its POST through the broker to
-    /// its transaction); unset, nothing is traced and nothing is sent anywhere.</summary>
+    /// <summary>An OpenTelemetry collector's OTLP address (for example <c>http://collector:4317</c> for gRPC). When
+    /// set, metrics and logs are pushed there too and traces are recorded (a purchase followed from its POST through
+    /// the broker to its transaction); unset, nothing is traced and nothing is sent anywhere.</summary>
     public Uri? OtlpEndpoint { get; set; }
+
+    /// <summary><c>Grpc</c> (port 4317 by convention) or <c>HttpProtobuf</c> (4318; the signal's path, such as
+    /// /v1/traces, is appended to <see cref="OtlpEndpoint"/>).</summary>
+    public OtlpExportProtocol OtlpProtocol { get; set; } = OtlpExportProtocol.Grpc;
 }

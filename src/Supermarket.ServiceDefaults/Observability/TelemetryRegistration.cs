@@ -3,6 +3,7 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using OpenTelemetry;
+using OpenTelemetry.Exporter;
 using OpenTelemetry.Metrics;
 using OpenTelemetry.Resources;
 using OpenTelemetry.Trace;
@@ -15,45 +16,44 @@ public static class TelemetryRegistration
     /// <summary>The name of the meter (and activity source) every Supermarket instrument belongs to.</summary>
     public const string MeterName = "Supermarket";
 
+    /// <summary>The meters and activity sources of the libraries on a purchase's path: MassTransit (publish,
+    /// consume, request) and MySqlConnector (its pool's <c>db.client.connections.*</c>, each command).</summary>
+    private static readonly string[] LibrarySources = ["MassTransit", "MySqlConnector"];
+
     /// <summary>
-    /// An OpenTelemetry meter provider over the Supermarket meter, with MassTransit's alongside, read by
-    /// <see cref="PrometheusExporter"/> on each GET /metrics and pushed over OTLP when Telemetry:OtlpEndpoint is set;
-    /// with that endpoint, a tracer provider too. Built with <c>Sdk.Create…</c> because OpenTelemetry's hosting
-    /// package is not in the registry here; <see cref="TelemetryProviders"/> builds them when the host starts.
+    /// OpenTelemetry the stock way: this system's meter, the libraries', ASP.NET Core's, HttpClient's and the
+    /// runtime's, read on each GET /metrics by the Prometheus exporter and pushed over OTLP when
+    /// Telemetry:OtlpEndpoint is set. With that endpoint a purchase is also traced, from its POST through the broker
+    /// to the writer's transaction; without it nothing is traced, so no span costs the hot path.
     /// </summary>
     public static IHostApplicationBuilder AddSupermarketTelemetry(this IHostApplicationBuilder builder)
     {
         builder.Services.AddValidatedOptions<TelemetryOptions>(builder.Configuration, TelemetryOptions.Section);
-        var otlp = builder.Configuration.GetSection(TelemetryOptions.Section).Get<TelemetryOptions>()?.OtlpEndpoint;
-        var service = ResourceBuilder.CreateDefault().AddService(builder.Environment.ApplicationName);
+        var otlp = builder.Configuration.GetSection(TelemetryOptions.Section).Get<TelemetryOptions>() ?? new TelemetryOptions();
 
-        builder.Services.AddMetrics();
-        builder.Services.AddSingleton<PrometheusExporter>();
-        builder.Services.AddSingleton(provider =>
+        var telemetry = builder.Services.AddOpenTelemetry()
+            .ConfigureResource(resource => resource.AddService(builder.Environment.ApplicationName))
+            .WithMetrics(metrics => metrics
+                .AddMeter(MeterName)
+                .AddMeter(LibrarySources)
+                .AddAspNetCoreInstrumentation()
+                .AddHttpClientInstrumentation()
+                .AddRuntimeInstrumentation()
+                // A scrape is always read fresh: the tests and the load test compare two scrapes taken moments apart.
+                .AddPrometheusExporter(prometheus => prometheus.ScrapeResponseCacheDurationMilliseconds = 0));
+        builder.Services.ConfigureOpenTelemetryMeterProvider((services, metrics) =>
+            metrics.AddView(OnlyThisHost(services.GetRequiredService<IMeterFactory>())));
+        if (otlp.OtlpEndpoint is not null)
         {
-            var meters = Sdk.CreateMeterProviderBuilder()
-                .SetResourceBuilder(service)
-                .AddMeter(MeterName, "MassTransit")
-                .AddView(OnlyThisHost(provider.GetRequiredService<IMeterFactory>()))
-                .AddReader(provider.GetRequiredService<PrometheusExporter>().Reader);
-            if (otlp is not null)
-            {
-                meters.AddOtlpExporter(exporter => exporter.Endpoint = otlp);
-            }
-
-            return meters.Build();
-        });
-        if (otlp is not null)
-        {
-            builder.Services.AddSingleton(_ => Sdk.CreateTracerProviderBuilder()
-                .SetResourceBuilder(service)
-                // ASP.NET Core's own source (a POST, a GET), MassTransit's (publish, consume, request) and ours.
-                .AddSource("Microsoft.AspNetCore", "MassTransit", MeterName)
-                .AddOtlpExporter(exporter => exporter.Endpoint = otlp)
-                .Build());
+            telemetry
+                .WithTracing(tracing => tracing
+                    .AddAspNetCoreInstrumentation()
+                    .AddHttpClientInstrumentation()
+                    .AddSource(MeterName)
+                    .AddSource(LibrarySources))
+                .UseOtlpExporter(otlp.OtlpProtocol, otlp.OtlpEndpoint);
         }
 
-        builder.Services.AddHostedService<TelemetryProviders>();
         return builder;
     }
 
@@ -62,8 +62,8 @@ public static class TelemetryRegistration
     /// integration tests host the API, the writer and the aggregator together, and start and stop more). OpenTelemetry
     /// merges same-named instruments into one stream, and drops that stream when any one of them is disposed, so one
     /// host's shutdown silently stopped another's counters (found: the API's answer counts vanished after a test host
-    /// was disposed). Each host therefore keeps only the instruments of its own meter factory; MassTransit's meter is
-    /// static (no scope) and stays.
+    /// was disposed). Each host therefore keeps only the instruments of its own meter factory; static meters
+    /// (MassTransit's, MySqlConnector's, the runtime's: no scope) stay.
     /// </summary>
     private static Func<Instrument, MetricStreamConfiguration?> OnlyThisHost(IMeterFactory meters) =>
         instrument => instrument.Meter.Scope is null || ReferenceEquals(instrument.Meter.Scope, meters) ? null : MetricStreamConfiguration.Drop;

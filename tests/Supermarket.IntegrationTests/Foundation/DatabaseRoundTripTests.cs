@@ -1,5 +1,5 @@
 using Dapper;
-using MySql.Data.MySqlClient;
+using MySqlConnector;
 using Supermarket.IntegrationTests.Infrastructure;
 
 namespace Supermarket.IntegrationTests.Foundation;
@@ -13,7 +13,7 @@ public sealed class DatabaseRoundTripTests
         await RealServices.PrepareAsync();
         await using var connection = new MySqlConnection(TestSettings.ConnectionString());
         await connection.ExecuteAsync(
-            "SET SESSION sql_notes = 0; CREATE TABLE IF NOT EXISTS round_trip (id INT PRIMARY KEY, name VARCHAR(50), at DATETIME(6))");
+            "CREATE TABLE IF NOT EXISTS round_trip (id INT PRIMARY KEY, name VARCHAR(50), at DATETIME(6))");
         var at = new DateTime(2021, 1, 1, 12, 34, 56, 789, DateTimeKind.Unspecified);
         var id = Random.Shared.Next(1, int.MaxValue);
 
@@ -30,7 +30,7 @@ public sealed class DatabaseRoundTripTests
         await RealServices.PrepareAsync();
         await using (var owner = new MySqlConnection(TestSettings.ConnectionString()))
         {
-            await owner.ExecuteAsync("SET SESSION sql_notes = 0; CREATE TABLE IF NOT EXISTS read_only_probe (id INT PRIMARY KEY)");
+            await owner.ExecuteAsync("CREATE TABLE IF NOT EXISTS read_only_probe (id INT PRIMARY KEY)");
         }
 
         await using var reader = new MySqlConnection(TestSettings.ReaderConnectionString());

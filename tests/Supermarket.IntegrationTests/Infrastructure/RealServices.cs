@@ -2,7 +2,7 @@ using System.Net.Http.Headers;
 using System.Net.Sockets;
 using System.Text;
 using Dapper;
-using MySql.Data.MySqlClient;
+using MySqlConnector;
 
 namespace Supermarket.IntegrationTests.Infrastructure;
 
@@ -84,6 +84,6 @@ public static class RealServices
     {
         await using var connection = new MySqlConnection(TestSettings.ConnectionString(database: "information_schema"));
         await connection.OpenAsync();
-        await connection.ExecuteAsync($"SET SESSION sql_notes = 0; DROP DATABASE IF EXISTS {TestSettings.DatabaseName}; CREATE DATABASE {TestSettings.DatabaseName}");
+        await connection.ExecuteAsync($"DROP DATABASE IF EXISTS {TestSettings.DatabaseName}; CREATE DATABASE {TestSettings.DatabaseName}");
     }
 }

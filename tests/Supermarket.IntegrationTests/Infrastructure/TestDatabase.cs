@@ -1,7 +1,7 @@
 extern alias Writer;
 
 using Dapper;
-using MySql.Data.MySqlClient;
+using MySqlConnector;
 using Writer::Supermarket.PurchasesWriter.Storage;
 
 namespace Supermarket.IntegrationTests.Infrastructure;

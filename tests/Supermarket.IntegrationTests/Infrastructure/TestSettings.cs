@@ -48,7 +48,7 @@ public static class TestSettings
         ["Broker:Password"] = Password,
         ["Broker:PersistentDelivery"] = persistent ? "true" : "false",
         // Longer than the tests' database stalls (ConnectionLossTests): a command a stall holds is still waiting when
-        // the test looks, instead of ended by MySql.Data's default of 30 s, which would hide what waits for it.
+        // the test looks, instead of ended by the driver's default of 30 s, which would hide what waits for it.
         ["Database:ConnectionString"] = $"{ConnectionString()};Default Command Timeout=120",
         ["Database:MaxConnections"] = "6",
         ["Writer:BatchSize"] = "50",

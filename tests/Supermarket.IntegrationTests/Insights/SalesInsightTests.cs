@@ -128,7 +128,7 @@ public sealed class SalesInsightTests(SupermarketSystem system)
 
     private static async Task<long> CountStoredAsync(int store)
     {
-        await using var connection = new MySql.Data.MySqlClient.MySqlConnection(TestSettings.ConnectionString());
+        await using var connection = new MySqlConnector.MySqlConnection(TestSettings.ConnectionString());
         return await Dapper.SqlMapper.ExecuteScalarAsync<long>(connection, "SELECT COUNT(*) FROM purchases WHERE store_id = @store", new { store });
     }
 }

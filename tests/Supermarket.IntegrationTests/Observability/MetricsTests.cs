@@ -6,7 +6,8 @@ using Supermarket.IntegrationTests.Infrastructure;
 
 namespace Supermarket.IntegrationTests.Observability;
 
-/// <summary>The API's /metrics and a worker's metrics port, scraped after real purchases.</summary>
+/// <summary>The API's /metrics and a worker's metrics port, scraped after real purchases: OpenTelemetry's
+/// Prometheus exporter, so every sample also carries its meter as otel_scope_name.</summary>
 [Collection(nameof(SystemCollection))]
 public sealed class MetricsTests(SupermarketSystem system)
 {
@@ -18,10 +19,12 @@ public sealed class MetricsTests(SupermarketSystem system)
 
         var text = await system.Api.GetStringAsync("/metrics");
 
-        Assert.Matches(@"(?m)^supermarket_purchases_answered_total\{status=""201""\} [1-9]", text);
-        Assert.Matches(@"(?m)^supermarket_purchases_answered_total\{status=""400""\} [1-9]", text);
-        Assert.Matches(@"(?m)^supermarket_publish_duration_ms_count\{outcome=""confirmed""\} [1-9]", text);
-        Assert.Matches(@"(?m)^supermarket_publish_batch_size_bucket\{le=""\+Inf""\} [1-9]", text);
+        Assert.Matches(@"(?m)^supermarket_purchases_answered_total\{[^}]*status=""201""\} [1-9]", text);
+        Assert.Matches(@"(?m)^supermarket_purchases_answered_total\{[^}]*status=""400""\} [1-9]", text);
+        Assert.Matches(@"(?m)^supermarket_publish_duration_milliseconds_count\{[^}]*outcome=""confirmed""\} [1-9]", text);
+        Assert.Matches(@"(?m)^supermarket_publish_batch_size_bucket\{[^}]*le=""\+Inf""\} [1-9]", text);
+        // ASP.NET Core's own request duration, through its OpenTelemetry instrumentation.
+        Assert.Matches(@"(?m)^http_server_request_duration_seconds_count\{.*http_response_status_code=""201"".*\} [1-9]", text);
     }
 
     [Fact]
@@ -35,10 +38,13 @@ public sealed class MetricsTests(SupermarketSystem system)
         {
             await Purchases.RecordAsync(system.Api, 13, 13001, "20210101", (32, 1));
             return await http.GetStringAsync("/metrics");
-        }, scraped => scraped.Contains("supermarket_writer_purchases_stored_total ", StringComparison.Ordinal));
+        }, scraped => scraped.Contains("supermarket_writer_purchases_stored_total{", StringComparison.Ordinal));
 
-        Assert.Matches(@"(?m)^supermarket_writer_purchases_stored_total [1-9]", text);
-        Assert.Matches(@"(?m)^supermarket_writer_write_duration_ms_count [1-9]", text);
+        Assert.Matches(@"(?m)^supermarket_writer_purchases_stored_total\{[^}]*\} [1-9]", text);
+        Assert.Matches(@"(?m)^supermarket_writer_write_duration_milliseconds_count\{[^}]*\} [1-9]", text);
+        // MySqlConnector's pool, through its own meter.
+        Assert.DoesNotContain(TestSettings.Password, text, StringComparison.Ordinal);
+        Assert.Matches(@"(?m)^db_client_connections_usage\{[^}]*state=""idle""[^}]*\} [0-9]", text);
         await writer.StopAsync();
     }
 }

@@ -1,5 +1,5 @@
 using Dapper;
-using MySql.Data.MySqlClient;
+using MySqlConnector;
 using Supermarket.IntegrationTests.Infrastructure;
 using Supermarket.Messaging;
 

@@ -4,10 +4,6 @@
 -- numbered already hold these tables.
 -- Ids are UUIDv7 stored big-endian, so new rows append to the end of the primary key instead of splitting random
 -- InnoDB pages (almost twice the insert rate, measured on MariaDB here).
-
--- MySql.Data 8.0.16 (the connector the registry here has) fails reading the warnings MariaDB 10.11 attaches to a
--- statement: it cannot decode their utf8mb3 metadata. "Table already exists" is only a note, so switch notes off.
-SET SESSION sql_notes = 0;
 CREATE TABLE IF NOT EXISTS purchases (
     id            BINARY(16)  NOT NULL,
     store_id      INT         NOT NULL,

@@ -4,7 +4,6 @@
 --   SELECT l.item_id, l.quantity FROM purchases p,
 --     JSON_TABLE(p.items, '$[*]' COLUMNS (item_id INT PATH '$[0]', quantity INT PATH '$[1]')) AS l
 -- Each statement can run again if the migration stopped part-way (DDL is not transactional in MariaDB).
-SET SESSION sql_notes = 0;
 CREATE TABLE IF NOT EXISTS purchase_items (
     purchase_id BINARY(16) NOT NULL,
     line_no     SMALLINT   NOT NULL,

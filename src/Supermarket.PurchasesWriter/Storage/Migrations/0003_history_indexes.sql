@@ -5,7 +5,6 @@
 -- (store_id, purchase_date) and (customer_id), which no query ordered by. The load test's verification also reads
 -- a run's stores and date through the first one.
 -- MariaDB builds the new indexes in place, without blocking writes; on ten days of history this takes minutes.
-SET SESSION sql_notes = 0;
 ALTER TABLE purchases
     ADD INDEX IF NOT EXISTS ix_purchases_store_day (store_id, purchase_date, received_at),
     ADD INDEX IF NOT EXISTS ix_purchases_customer_day (customer_id, purchase_date, received_at);

@@ -1,0 +1,28 @@
+using System.Diagnostics;
+using Supermarket.ServiceDefaults.Observability;
+
+namespace Supermarket.Api.Purchases;
+
+/// <summary>
+/// The span of one group commit. Its publish has many callers and runs on the batcher's loop, outside every request's
+/// span, so it is started as a child of the first request's span and links the others; MassTransit's publish span,
+/// and through the message's headers the writer's consume span, follow from it. Nothing is started while tracing is
+/// off (Telemetry:OtlpEndpoint unset).
+/// </summary>
+internal static class IngestTracing
+{
+    private static readonly ActivitySource Source = new(TelemetryRegistration.MeterName);
+
+    public static Activity? StartBatch(IReadOnlyList<ActivityContext> callers)
+    {
+        if (!Source.HasListeners() || callers.Count == 0)
+        {
+            return null;
+        }
+
+        var links = callers.Skip(1).Where(caller => caller != default).Select(caller => new ActivityLink(caller));
+        var activity = Source.StartActivity("purchases publish", ActivityKind.Internal, callers[0], links: links);
+        activity?.SetTag("supermarket.purchases", callers.Count);
+        return activity;
+    }
+}
