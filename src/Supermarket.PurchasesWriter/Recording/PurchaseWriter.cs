@@ -16,7 +16,8 @@ namespace Supermarket.PurchasesWriter.Recording;
 
 /// <summary>
 /// Stores purchases and their sales ledger entry in one transaction, sent as one multi-statement command (one round
-/// trip instead of five). The purchases come from a single JSON parameter read with JSON_TABLE (MariaDB 10.6+,
+/// trip instead of five); the entry takes its seq last, just before the commit (<see cref="SalesLedgerAppend"/>).
+/// The purchases come from a single JSON parameter read with JSON_TABLE (MariaDB 10.6+,
 /// MySQL 8), so the statement text is fixed whatever the batch size; each purchase's lines are one column of its row
 /// (migration 0002).
 /// </summary>
@@ -31,7 +32,7 @@ public sealed class PurchaseWriter(IOptions<DatabaseOptions> options, WriterMetr
     private const int DuplicateKey = 1062;
     private const int MaxDuplicateRounds = 5;
 
-    private const string StoreSql = """
+    private const string StoreSql = $"""
         BEGIN;
         INSERT INTO purchases (id, store_id, customer_id, purchase_date, received_at, items)
         SELECT UNHEX(j.id), j.store_id, j.customer_id, j.purchase_date, j.received_at, j.items
@@ -42,7 +43,7 @@ public sealed class PurchaseWriter(IOptions<DatabaseOptions> options, WriterMetr
             purchase_date DATE PATH '$.date',
             received_at DATETIME(6) PATH '$.received',
             items TEXT PATH '$.items')) AS j;
-        INSERT INTO sales_ledger (stored_at, purchases, sales) VALUES (UTC_TIMESTAMP(6), @purchases, @sales);
+        {SalesLedgerAppend.Sql}
         COMMIT;
         """;
 

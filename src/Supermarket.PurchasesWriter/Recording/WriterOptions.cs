@@ -32,6 +32,11 @@ public sealed class WriterOptions
     [Range(typeof(TimeSpan), "00:00:00.100", "00:10:00")]
     public TimeSpan RetryMaxInterval { get; set; } = TimeSpan.FromSeconds(10);
 
+    /// <summary>How long a starting writer waits for the schema lock while another writer migrates (a migration that
+    /// back-fills a long history takes minutes). Past it the writer stops, saying so, rather than migrate without it.</summary>
+    [Range(typeof(TimeSpan), "00:00:01", "1.00:00:00")]
+    public TimeSpan SchemaLockWait { get; set; } = TimeSpan.FromMinutes(10);
+
     /// <summary>Messages the broker sends ahead: enough to fill every concurrent batch, and the next ones while those
     /// commit.</summary>
     public int PrefetchCount => Math.Max(BatchSize, GroupsPerTransaction) * BatchConcurrency * 2;

@@ -3,15 +3,18 @@ using Microsoft.Extensions.Options;
 using MySqlConnector;
 using Supermarket.Contracts.Ledger;
 using Supermarket.Database;
+using Supermarket.PurchasesWriter.Recording;
 
 namespace Supermarket.PurchasesWriter.Storage;
 
 /// <summary>
 /// Brings the schema up to date before the writer consumes anything: each numbered script in Storage/Migrations
 /// that <c>schema_versions</c> does not list yet is applied, in order, and then listed. Only the writer does this: it
-/// owns the tables. Writers that start together take turns through a named lock, so each script runs once.
+/// owns the tables. Writers that start together take turns through a named lock, so each script runs once; one that
+/// cannot get the lock in time stops instead of migrating without it.
 /// </summary>
-public sealed class SchemaMigration(IOptions<DatabaseOptions> options, ILogger<SchemaMigration> logger) : IHostedService
+public sealed class SchemaMigration(IOptions<DatabaseOptions> options, IOptions<WriterOptions> writer, ILogger<SchemaMigration> logger)
+    : IHostedService
 {
     private const string MigrationsFolder = "Supermarket.PurchasesWriter.Storage.Migrations.";
     private const int LinesPerBackfillEntry = 50_000;
@@ -21,7 +24,15 @@ public sealed class SchemaMigration(IOptions<DatabaseOptions> options, ILogger<S
         var connectionString = new MySqlConnectionStringBuilder(options.Value.PooledConnectionString()) { DefaultCommandTimeout = 3600 };
         await using var connection = new MySqlConnection(connectionString.ConnectionString);
         await connection.OpenAsync(cancellationToken);
-        await connection.ExecuteScalarAsync<int>("SELECT GET_LOCK('supermarket_schema', 600)");
+        var wait = writer.Value.SchemaLockWait;
+        // 1: ours; 0: another writer held it the whole wait; NULL: an error. Only the first lets this writer migrate.
+        if (await connection.ExecuteScalarAsync<int?>("SELECT GET_LOCK('supermarket_schema', @seconds)",
+                new { seconds = (int)Math.Ceiling(wait.TotalSeconds) }) != 1)
+        {
+            throw new InvalidOperationException(
+                $"The schema lock 'supermarket_schema' was not free within Writer:SchemaLockWait ({wait}): another writer is migrating this database. This writer stops rather than migrate beside it; start it again once that one is running.");
+        }
+
         try
         {
             await connection.ExecuteAsync("""

@@ -14,9 +14,11 @@ namespace Supermarket.SalesAggregator.Ledger;
 /// </summary>
 /// <remarks>
 /// Why this is exact: an entry is written in the same transaction as the purchases it holds and holds only those that
-/// transaction newly stored, so each stored purchase is in exactly one entry; <see cref="AppliedEntries"/> applies each
-/// entry once; and the checkpoint saves the matrix together with the entries it holds. No crash, retry, redelivery or
-/// restart between those steps can count a purchase twice or not at all.
+/// transaction newly stored, so each stored purchase is in exactly one entry; entries commit in seq order (the writer's
+/// SalesLedgerAppend), so reading on from the last seq counted (<see cref="LedgerPosition"/>) applies each entry once
+/// and skips none, however long a transaction stalls before its commit; and the checkpoint saves the matrix together
+/// with that position. No crash, retry, redelivery or restart between those steps can count a purchase twice or not at
+/// all, and no clock decides anything.
 /// </remarks>
 public sealed class SalesLedgerFeed(
     SalesMatrix matrix, SalesLedgerReader ledger, SalesCheckpoint checkpoint, MatrixReadiness readiness, SalesMetrics metrics,
@@ -24,14 +26,14 @@ public sealed class SalesLedgerFeed(
 {
     private readonly AggregatorOptions _options = options.Value;
     private readonly List<SaleLine> _lines = new(1024);
-    private AppliedEntries _applied = new();
+    private LedgerPosition _position = LedgerPosition.Start;
+    private LedgerPosition? _checkpointed;
     private Guid _ledgerId;
-    private long _checkpointedMax = -1;
-    private int _checkpointedGaps = -1;
     private long _lastCheckpoint;
     private bool _fromCheckpoint;
     private SalesMatrix? _copy;
-    private Task _saving = Task.CompletedTask;
+    /// <summary>The save in progress, or the last; its result is the position it saved, null if it failed.</summary>
+    private Task<LedgerPosition?> _saving = Task.FromResult<LedgerPosition?>(null);
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
@@ -43,8 +45,14 @@ public sealed class SalesLedgerFeed(
             bool caughtUp;
             try
             {
-                var read = await ledger.ReadAfterAsync(_applied, stoppingToken);
-                entries += Apply(read);
+                if (_position.Seq > 0 && await ledger.StoredAtAsync(_position.Seq, stoppingToken) is var counted && counted != _position.StoredAt)
+                {
+                    await RebuildAsync(counted, stoppingToken);
+                }
+
+                var read = await ledger.ReadAfterAsync(_position.Seq, stoppingToken);
+                Apply(read);
+                entries += read.Count;
                 caughtUp = read.Count < _options.LedgerPageSize;
             }
             catch (Exception exception) when (!stoppingToken.IsCancellationRequested)
@@ -55,8 +63,7 @@ public sealed class SalesLedgerFeed(
                 continue;
             }
 
-            GiveUpOldGaps();
-            readiness.CountedUpTo(_applied.CountedThrough);
+            readiness.CountedUpTo(_position.Seq);
             if (caughtUp && !readiness.Ready.IsCompleted)
             {
                 readiness.Complete(_fromCheckpoint, entries);
@@ -106,12 +113,10 @@ public sealed class SalesLedgerFeed(
         var watch = Stopwatch.StartNew();
         try
         {
-            if (checkpoint.TryLoad(_ledgerId, matrix, clock.GetUtcNow()) is { } applied)
+            if (checkpoint.TryLoad(_ledgerId, matrix) is { } position)
             {
-                _applied = applied;
-                _fromCheckpoint = true;
-                (_checkpointedMax, _checkpointedGaps) = (applied.Max, applied.Gaps.Count);
-                logger.LogInformation("Loaded the checkpoint {Path} (ledger entries up to {Max}) in {Elapsed} ms", checkpoint.FilePath, applied.Max, watch.ElapsedMilliseconds);
+                (_position, _checkpointed, _fromCheckpoint) = (position, position, true);
+                logger.LogInformation("Loaded the checkpoint {Path} (ledger entries up to {Seq}) in {Elapsed} ms", checkpoint.FilePath, position.Seq, watch.ElapsedMilliseconds);
             }
         }
         catch (Exception exception) when (exception is IOException or EndOfStreamException or InvalidDataException)
@@ -119,24 +124,17 @@ public sealed class SalesLedgerFeed(
             // A damaged checkpoint costs time, never a wrong count: start over from the whole ledger.
             logger.LogWarning(exception, "The checkpoint {Path} could not be read; rebuilding from the whole ledger", checkpoint.FilePath);
             matrix.Clear();
-            _applied = new AppliedEntries();
+            _position = LedgerPosition.Start;
         }
 
         _lastCheckpoint = Stopwatch.GetTimestamp();
     }
 
-    private int Apply(IReadOnlyList<LedgerEntry> entries)
+    private void Apply(IReadOnlyList<LedgerEntry> entries)
     {
-        var applied = 0;
         var now = clock.GetUtcNow();
         foreach (var entry in entries)
         {
-            if (!_applied.TryAdd((long)entry.Seq, now))
-            {
-                continue;
-            }
-
-            applied++;
             _lines.Clear();
             try
             {
@@ -144,8 +142,11 @@ public sealed class SalesLedgerFeed(
             }
             catch (Exception exception) when (exception is FormatException or OverflowException)
             {
-                logger.LogError("Sales ledger entry {Seq} cannot be read and is left out: {Error}", entry.Seq, exception.Message);
+                // Left out whole: counting the lines read before the damage would be a count no purchase adds up to.
+                logger.LogError("Sales ledger entry {Seq} cannot be read and is left out whole ({Lines} lines read before the damage): {Error}",
+                    entry.Seq, _lines.Count, exception.Message);
                 metrics.LeftOut(_lines.Count);
+                _lines.Clear();
             }
 
             var outside = matrix.RecordSales(CollectionsMarshal.AsSpan(_lines));
@@ -158,46 +159,57 @@ public sealed class SalesLedgerFeed(
             }
 
             metrics.Applied(entry.Purchases, now - new DateTimeOffset(DateTime.SpecifyKind(entry.StoredAt, DateTimeKind.Utc)));
+            _position = LedgerPosition.Of(entry);
         }
-
-        return applied;
     }
 
-    private void GiveUpOldGaps()
+    /// <summary>
+    /// The ledger no longer holds, at the highest seq counted, the entry that was counted there: the database was
+    /// restored from a backup or replaced (a restore brings its own <c>ledger_identity</c> back, and its seqs start again
+    /// below ours, for other entries). The matrix then holds counts MySQL no longer has, and would skip the new entries
+    /// that reuse those seqs; it is rebuilt from the whole ledger, and the next checkpoint replaces the stale one.
+    /// </summary>
+    private async Task RebuildAsync(DateTime? found, CancellationToken stoppingToken)
     {
-        var given = _applied.GiveUpGapsSeenBefore(clock.GetUtcNow() - _options.LedgerGapTimeout);
-        if (given > 0)
-        {
-            logger.LogInformation("Gave up {Count} ledger seqs unseen for {Timeout}: transactions that rolled back", given, _options.LedgerGapTimeout);
-        }
+        logger.LogWarning("The sales ledger's entry {Seq} was stored at {Counted:O} when counted and is now {Found}: the database was restored or replaced. Rebuilding the sales matrix from the whole ledger",
+            _position.Seq, _position.StoredAt, found is { } storedAt ? $"stored at {storedAt:O}" : "missing");
+        _ledgerId = await ledger.LedgerIdAsync(stoppingToken);
+        matrix.Clear();
+        (_position, _checkpointed) = (LedgerPosition.Start, null);
+        readiness.CountedUpTo(0);
     }
 
     /// <summary>Copies the matrix (tens of milliseconds) and saves the copy in the background, so counting goes on.</summary>
     private void StartCheckpoint()
     {
         _lastCheckpoint = Stopwatch.GetTimestamp();
-        if (!_saving.IsCompleted || (_applied.Max == _checkpointedMax && _applied.Gaps.Count == _checkpointedGaps))
+        if (!_saving.IsCompleted)
+        {
+            return;
+        }
+
+        _checkpointed = _saving.Result ?? _checkpointed;
+        if (_position == _checkpointed)
         {
             return;
         }
 
         _copy ??= new SalesMatrix(matrix.MaxItemId, matrix.MaxStores);
         matrix.CopyTo(_copy);
-        var (max, gaps) = (_applied.Max, _applied.Gaps.Select(gap => (gap.From, gap.To)).ToList());
-        (_checkpointedMax, _checkpointedGaps) = (max, gaps.Count);
-        var copy = _copy;
-        _saving = Task.Run(() =>
+        var (position, ledgerId, copy) = (_position, _ledgerId, _copy);
+        _saving = Task.Run<LedgerPosition?>(() =>
         {
             var watch = Stopwatch.StartNew();
             try
             {
-                checkpoint.Save(_ledgerId, copy, max, gaps);
-                logger.LogInformation("Saved a checkpoint of the sales matrix (ledger entries up to {Max}) in {Elapsed} ms", max, watch.ElapsedMilliseconds);
+                checkpoint.Save(ledgerId, copy, position);
+                logger.LogInformation("Saved a checkpoint of the sales matrix (ledger entries up to {Seq}) in {Elapsed} ms", position.Seq, watch.ElapsedMilliseconds);
+                return position;
             }
             catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
             {
-                _checkpointedMax = -1;
                 logger.LogWarning(exception, "Saving a checkpoint to {Path} failed; the next one tries again", checkpoint.FilePath);
+                return null;
             }
         });
     }

@@ -1,5 +1,3 @@
-using System.Globalization;
-using System.Text;
 using Dapper;
 using Microsoft.Extensions.Options;
 using MySqlConnector;
@@ -14,9 +12,6 @@ namespace Supermarket.SalesAggregator.Ledger;
 /// </summary>
 public sealed class SalesLedgerReader(IOptions<DatabaseOptions> options, IOptions<AggregatorOptions> aggregator)
 {
-    /// <summary>How many gaps one read asks about, oldest first; more wait for the next read.</summary>
-    private const int MaxGapsPerRead = 64;
-
     private readonly string _connectionString = options.Value.PooledConnectionString();
     private readonly int _pageSize = aggregator.Value.LedgerPageSize;
 
@@ -27,29 +22,21 @@ public sealed class SalesLedgerReader(IOptions<DatabaseOptions> options, IOption
         return new Guid(id);
     }
 
-    /// <summary>The entries after <see cref="AppliedEntries.Max"/> (a page of them, in seq order) and those that
-    /// have since filled its gaps.</summary>
-    public async Task<IReadOnlyList<LedgerEntry>> ReadAfterAsync(AppliedEntries applied, CancellationToken cancellationToken)
+    /// <summary>When the entry <paramref name="seq"/> was stored; null if the ledger has no such entry.</summary>
+    public async Task<DateTime?> StoredAtAsync(long seq, CancellationToken cancellationToken)
     {
-        var sql = new StringBuilder("SELECT seq, stored_at AS storedAt, purchases, sales FROM sales_ledger WHERE seq > @max ORDER BY seq LIMIT @page");
-        var parameters = new DynamicParameters(new { max = applied.Max, page = _pageSize });
-        var gaps = applied.Gaps.Take(MaxGapsPerRead).ToList();
-        if (gaps.Count > 0)
-        {
-            sql.Insert(0, '(').Append(") UNION ALL (SELECT seq, stored_at AS storedAt, purchases, sales FROM sales_ledger WHERE ");
-            for (var i = 0; i < gaps.Count; i++)
-            {
-                var n = i.ToString(CultureInfo.InvariantCulture);
-                sql.Append(i == 0 ? "" : " OR ").Append($"seq BETWEEN @from{n} AND @to{n}");
-                parameters.Add($"from{n}", gaps[i].From);
-                parameters.Add($"to{n}", gaps[i].To);
-            }
-
-            sql.Append(')');
-        }
-
         await using var connection = new MySqlConnection(_connectionString);
-        var entries = await connection.QueryAsync<LedgerEntry>(new CommandDefinition(sql.ToString(), parameters, cancellationToken: cancellationToken));
+        return await connection.QuerySingleOrDefaultAsync<DateTime?>(new CommandDefinition(
+            "SELECT stored_at FROM sales_ledger WHERE seq = @seq", new { seq }, cancellationToken: cancellationToken));
+    }
+
+    /// <summary>The entries after <paramref name="seq"/>, a page of them, in seq order.</summary>
+    public async Task<IReadOnlyList<LedgerEntry>> ReadAfterAsync(long seq, CancellationToken cancellationToken)
+    {
+        await using var connection = new MySqlConnection(_connectionString);
+        var entries = await connection.QueryAsync<LedgerEntry>(new CommandDefinition(
+            "SELECT seq, stored_at AS storedAt, purchases, sales FROM sales_ledger WHERE seq > @seq ORDER BY seq LIMIT @page",
+            new { seq, page = _pageSize }, cancellationToken: cancellationToken));
         return entries.AsList();
     }
 }

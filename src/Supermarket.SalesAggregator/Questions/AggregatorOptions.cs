@@ -16,11 +16,6 @@ public sealed class AggregatorOptions
     [Range(1, 100_000)]
     public int LedgerPageSize { get; set; } = 1_000;
 
-    /// <summary>How long a missing seq is waited for before it counts as a transaction that rolled back. Far longer
-    /// than a writer's transaction can stay open (its command timeout is 30 s).</summary>
-    [Range(typeof(TimeSpan), "00:00:01", "1.00:00:00")]
-    public TimeSpan LedgerGapTimeout { get; set; } = TimeSpan.FromMinutes(5);
-
     /// <summary>Where the matrix's checkpoint is kept; a relative path is under the working directory.</summary>
     [Required]
     public string CheckpointDirectory { get; set; } = "checkpoints";

@@ -173,6 +173,8 @@ public sealed class ExactSalesTests(SupermarketSystem system)
         settings["Aggregator:CheckpointDirectory"] = Path.Combine(TestSettings.CheckpointDirectory, "narrow");
         await Purchases.RecordAsync(system.Api, store, 492_000, "20210301", (47001, 2), (60000, 5));
         await Eventually.UntilAsync(() => TestDatabase.CountAsync("SELECT COUNT(*) FROM purchases WHERE store_id = 492"), count => count == 1);
+        // Every stored line past the narrow catalog, this test's and any other test's before it, is one left out.
+        var outside = await TestDatabase.CountAsync($"SELECT COUNT(*) FROM {TestDatabase.PurchaseLines} WHERE i.item_id > 50000");
 
         long leftOut = 0;
         using var listener = new MeterListener();
@@ -194,7 +196,7 @@ public sealed class ExactSalesTests(SupermarketSystem system)
             Assert.Equal(2, matrix.UnitsSold(store, 47001));
             // Reported, and the aggregator serves on; the second start rebuilds from the whole ledger (its checkpoint
             // removed), meets the line again and reports it again instead of failing to start.
-            Assert.Equal(start, Interlocked.Read(ref leftOut));
+            Assert.Equal(start * outside, Interlocked.Read(ref leftOut));
             await narrow.StopAsync();
             Directory.Delete(settings["Aggregator:CheckpointDirectory"]!, recursive: true);
         }

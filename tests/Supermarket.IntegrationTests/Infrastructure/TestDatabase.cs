@@ -53,6 +53,13 @@ public static class TestDatabase
         return await connection.ExecuteScalarAsync<long>(sql, parameters);
     }
 
+    /// <summary>Changes the writer's tables behind its back, as an operator (or a restore) would.</summary>
+    public static async Task ExecuteAsync(string sql)
+    {
+        await using var connection = new MySqlConnection(TestSettings.ConnectionString());
+        await connection.ExecuteAsync(sql);
+    }
+
     public static async Task<long> CountLinesAsync(Guid purchaseId)
     {
         await using var connection = new MySqlConnection(TestSettings.ConnectionString());
