@@ -19,6 +19,7 @@ public static class SalesAggregationSetup
     public static IHostApplicationBuilder AddSalesAggregation(this IHostApplicationBuilder builder)
     {
         builder.Services.AddValidatedOptions<CatalogOptions>(builder.Configuration, CatalogOptions.Section);
+        builder.Services.AddSingleton<IValidateOptions<CatalogOptions>>(_ => new CatalogFitsTheMatrix());
         builder.Services.AddValidatedOptions<AggregatorOptions>(builder.Configuration, AggregatorOptions.Section);
         builder.Services.AddValidatedOptions<DatabaseOptions>(builder.Configuration, DatabaseOptions.Section);
         builder.Services.AddSingleton(services =>

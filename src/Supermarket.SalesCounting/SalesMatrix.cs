@@ -41,7 +41,7 @@ public sealed class SalesMatrix
         ArgumentOutOfRangeException.ThrowIfLessThan(maxItemId, 1);
         ArgumentOutOfRangeException.ThrowIfLessThan(maxStores, 1);
         var tiles = (maxItemId + TileWidth - 1) / TileWidth;
-        ArgumentOutOfRangeException.ThrowIfGreaterThan((long)tiles * TileWidth * maxStores, Array.MaxLength, nameof(maxItemId));
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(CellsFor(maxItemId, maxStores), Array.MaxLength, nameof(maxItemId));
         MaxItemId = maxItemId;
         MaxStores = maxStores;
         _tiles = tiles;
@@ -50,6 +50,13 @@ public sealed class SalesMatrix
     }
 
     public int MaxItemId { get; }
+
+    /// <summary>The counters a matrix of these bounds holds (items rounded up to whole tiles).</summary>
+    public static long CellsFor(int maxItemId, int maxStores) => (long)((maxItemId + TileWidth - 1) / TileWidth) * TileWidth * maxStores;
+
+    /// <summary>The memory a matrix of these bounds takes: its counters and its tiles' maxima.</summary>
+    public static long BytesFor(int maxItemId, int maxStores) =>
+        (CellsFor(maxItemId, maxStores) + (CellsFor(maxItemId, maxStores) / TileWidth)) * sizeof(long);
 
     public int MaxStores { get; }
 

@@ -203,6 +203,18 @@ public sealed class ExactSalesTests(SupermarketSystem system)
     }
 
     [Fact]
+    public async Task A_catalog_the_matrix_cannot_hold_is_refused_at_start_with_the_memory_it_needs()
+    {
+        var settings = TestSettings.ForAggregator();
+        settings["Catalog:MaxItemId"] = "10000000";
+
+        var refused = await Assert.ThrowsAsync<Microsoft.Extensions.Options.OptionsValidationException>(
+            () => SupermarketSystem.StartWorkerAsync(builder => builder.AddSalesAggregation(), settings));
+
+        Assert.Contains("GiB", refused.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task A_restart_reads_the_checkpoint_and_only_the_ledger_after_it()
     {
         const int store = 491;
