@@ -6,6 +6,7 @@ using Supermarket.PurchasesWriter.History;
 using Supermarket.PurchasesWriter.IdempotencyKeys;
 using Supermarket.PurchasesWriter.Recording;
 using Supermarket.PurchasesWriter.Storage;
+using Supermarket.ServiceDefaults;
 using Supermarket.ServiceDefaults.Configuration;
 
 namespace Supermarket.PurchasesWriter;
@@ -25,6 +26,8 @@ public static class PurchaseRecordingSetup
                 (writer, database, history) => (2 * writer.BatchConcurrency) + history.Value.ConcurrentQueries <= database.Value.MaxConnections,
                 "Database:MaxConnections must hold twice Writer:BatchConcurrency plus History:ConcurrentQueries: each batch in flight holds a connection, and so does each idempotency-key claim and each history question.");
         builder.Services.AddValidatedOptions<HistoryOptions>(builder.Configuration, HistoryOptions.Section);
+        builder.Services.AddSingleton<DatabaseAvailability>();
+        builder.Services.AddHealthChecks().AddCheck<DatabaseAvailability>("database", tags: [ServiceDefaultsExtensions.ReadyTag]);
         builder.Services.AddSingleton<WriterMetrics>();
         builder.Services.AddSingleton<PurchaseWriter>();
         builder.Services.AddSingleton<HistoryMetrics>();

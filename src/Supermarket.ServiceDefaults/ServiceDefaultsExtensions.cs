@@ -6,6 +6,7 @@ using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Hosting;
 using Supermarket.ServiceDefaults.About;
+using Supermarket.ServiceDefaults.Health;
 using Supermarket.ServiceDefaults.Observability;
 
 namespace Supermarket.ServiceDefaults;
@@ -29,7 +30,7 @@ public static class ServiceDefaultsExtensions
     /// <c>/health/live</c>: the process answers (no check runs, so a slow broker never gets a live process restarted).
     /// <c>/health/ready</c>: every check tagged <see cref="ReadyTag"/> passes (MassTransit tags its bus check so:
     /// connected to the broker, every receive endpoint consuming). A Degraded endpoint, one that lost its connection,
-    /// is 503 here; ASP.NET Core would answer it with 200. <c>/metrics</c>: OpenTelemetry's Prometheus exporter. <c>/about</c>: the
+    /// is 503 here; ASP.NET Core would answer it with 200. It answers JSON: each check's status and what it says. <c>/metrics</c>: OpenTelemetry's Prometheus exporter. <c>/about</c>: the
     /// service and its settings (<see cref="AboutEndpoint"/>).
     /// </summary>
     public static WebApplication MapDefaultEndpoints(this WebApplication app)
@@ -39,6 +40,7 @@ public static class ServiceDefaultsExtensions
         {
             Predicate = check => check.Tags.Contains(ReadyTag),
             ResultStatusCodes = { [HealthStatus.Degraded] = StatusCodes.Status503ServiceUnavailable },
+            ResponseWriter = HealthReportJson.WriteAsync,
         });
         app.MapPrometheusScrapingEndpoint();
         app.MapAbout();

@@ -27,7 +27,8 @@ namespace Supermarket.PurchasesWriter.Recording;
 /// INSERT fails on a stored id; the transaction is then rolled back, the stored ids are looked up, and the rest is
 /// stored. Duplicates are rare, so the common path stays one round trip.
 /// </remarks>
-public sealed class PurchaseWriter(IOptions<DatabaseOptions> options, WriterMetrics metrics, ILogger<PurchaseWriter> logger)
+public sealed class PurchaseWriter(
+    IOptions<DatabaseOptions> options, DatabaseAvailability database, WriterMetrics metrics, ILogger<PurchaseWriter> logger)
 {
     private const int DuplicateKey = 1062;
     private const int MaxDuplicateRounds = 5;
@@ -61,10 +62,12 @@ public sealed class PurchaseWriter(IOptions<DatabaseOptions> options, WriterMetr
         try
         {
             var stored = await WriteAsync(purchases, context.CancellationToken);
+            database.Reached();
             metrics.Stored(purchases.Length, stored, Stopwatch.GetElapsedTime(started));
         }
         catch (Exception exception) when (exception is not OperationCanceledException)
         {
+            database.Failed(exception);
             metrics.Failed();
             logger.LogWarning(exception, "Writing a batch of {Count} purchases failed (attempt {Attempt}): {PurchaseIds}",
                 purchases.Length, context.GetRetryAttempt() + 1, string.Join(",", purchases.Select(p => p.PurchaseId)));

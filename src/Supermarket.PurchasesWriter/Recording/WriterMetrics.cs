@@ -4,7 +4,7 @@ using Supermarket.ServiceDefaults.Observability;
 namespace Supermarket.PurchasesWriter.Recording;
 
 /// <summary>What the writer measures: purchases per transaction, how long a write took, purchases stored and found
-/// stored already, and failed attempts (each retried).</summary>
+/// stored already, failed attempts (each retried), and whether the database is away.</summary>
 public sealed class WriterMetrics
 {
     private readonly Histogram<int> _batchSize;
@@ -13,7 +13,7 @@ public sealed class WriterMetrics
     private readonly Counter<long> _alreadyStored;
     private readonly Counter<long> _failures;
 
-    public WriterMetrics(IMeterFactory meters)
+    public WriterMetrics(IMeterFactory meters, DatabaseAvailability database)
     {
         var meter = meters.Create(TelemetryRegistration.MeterName);
         _batchSize = meter.CreateHistogram("supermarket.writer.batch.size", "{purchase}", "Purchases per transaction",
@@ -23,6 +23,8 @@ public sealed class WriterMetrics
         _stored = meter.CreateCounter<long>("supermarket.writer.purchases.stored", "{purchase}", "Purchases newly stored");
         _alreadyStored = meter.CreateCounter<long>("supermarket.writer.purchases.already_stored", "{purchase}", "Purchases delivered again and left as they were");
         _failures = meter.CreateCounter<long>("supermarket.writer.failures", "{batch}", "Attempts to write a batch that failed");
+        meter.CreateObservableGauge("supermarket.writer.database.away", () => database.IsAway ? 1 : 0, null,
+            "1 while the database is away and the writer's batches wait in their retries");
     }
 
     public void Stored(int delivered, int stored, TimeSpan took)

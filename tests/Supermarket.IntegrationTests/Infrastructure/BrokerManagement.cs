@@ -61,5 +61,29 @@ public static class BrokerManagement
         return consumers;
     }
 
+    /// <summary>How many messages a queue of the test vhost holds now (AMQP's count, not the management API's
+    /// sample); 0 for a queue that does not exist.</summary>
+    public static async Task<uint> MessagesAsync(string queue)
+    {
+        var factory = new ConnectionFactory
+        {
+            HostName = TestSettings.BrokerHost,
+            Port = TestSettings.BrokerPort,
+            VirtualHost = TestSettings.VirtualHost,
+            UserName = TestSettings.BrokerAdmin,
+            Password = TestSettings.BrokerAdminPassword,
+        };
+        await using var connection = await factory.CreateConnectionAsync();
+        await using var channel = await connection.CreateChannelAsync();
+        try
+        {
+            return (await channel.QueueDeclarePassiveAsync(queue)).MessageCount;
+        }
+        catch (OperationInterruptedException)
+        {
+            return 0;
+        }
+    }
+
     private sealed record DurableQueue(string Name, bool Durable);
 }

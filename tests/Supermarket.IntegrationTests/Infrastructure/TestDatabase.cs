@@ -9,6 +9,24 @@ namespace Supermarket.IntegrationTests.Infrastructure;
 /// <summary>Reads what the Purchases writer stored, straight from MariaDB.</summary>
 public static class TestDatabase
 {
+    /// <summary>One bound for all of them: a purchase that is never stored fails the test once, not after a wait
+    /// per purchase.</summary>
+    public static async Task AssertEachStoredOnceAsync(Guid[] ids, TimeSpan within)
+    {
+        var stored = await Eventually.UntilAsync(async () =>
+        {
+            var counts = new Dictionary<Guid, long>();
+            foreach (var id in ids)
+            {
+                counts[id] = await CountPurchasesAsync(id);
+            }
+
+            return counts;
+        }, counts => counts.Values.All(count => count > 0), within);
+        Assert.Empty(stored.Where(purchase => purchase.Value == 0).Select(purchase => purchase.Key));
+        Assert.Empty(stored.Where(purchase => purchase.Value > 1).Select(purchase => purchase.Key));
+    }
+
     public static async Task<long> CountPurchasesAsync(Guid purchaseId)
     {
         await using var connection = new MySqlConnection(TestSettings.ConnectionString());
