@@ -35,15 +35,7 @@ public static class BrokerManagement
         using var http = Client();
         var queues = await http.GetFromJsonAsync<DurableQueue[]>(
             $"queues/{Uri.EscapeDataString(TestSettings.VirtualHost)}?columns=name,durable");
-        var factory = new ConnectionFactory
-        {
-            HostName = TestSettings.BrokerHost,
-            Port = TestSettings.BrokerPort,
-            VirtualHost = TestSettings.VirtualHost,
-            UserName = TestSettings.BrokerAdmin,
-            Password = TestSettings.BrokerAdminPassword,
-        };
-        await using var connection = await factory.CreateConnectionAsync();
+        await using var connection = await AdministratorConnectionAsync();
         var consumers = new Dictionary<string, uint>();
         foreach (var queue in queues!.Where(queue => queue.Durable))
         {
@@ -65,15 +57,7 @@ public static class BrokerManagement
     /// sample); 0 for a queue that does not exist.</summary>
     public static async Task<uint> MessagesAsync(string queue)
     {
-        var factory = new ConnectionFactory
-        {
-            HostName = TestSettings.BrokerHost,
-            Port = TestSettings.BrokerPort,
-            VirtualHost = TestSettings.VirtualHost,
-            UserName = TestSettings.BrokerAdmin,
-            Password = TestSettings.BrokerAdminPassword,
-        };
-        await using var connection = await factory.CreateConnectionAsync();
+        await using var connection = await AdministratorConnectionAsync();
         await using var channel = await connection.CreateChannelAsync();
         try
         {
@@ -84,6 +68,16 @@ public static class BrokerManagement
             return 0;
         }
     }
+
+    /// <summary>AMQP to the test vhost as the administrator: exact counts, where the management API has samples.</summary>
+    private static Task<IConnection> AdministratorConnectionAsync() => new ConnectionFactory
+    {
+        HostName = TestSettings.BrokerHost,
+        Port = TestSettings.BrokerPort,
+        VirtualHost = TestSettings.VirtualHost,
+        UserName = TestSettings.BrokerAdmin,
+        Password = TestSettings.BrokerAdminPassword,
+    }.CreateConnectionAsync();
 
     private sealed record DurableQueue(string Name, bool Durable);
 }
