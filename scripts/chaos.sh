@@ -11,9 +11,12 @@
 #     --purchases-per-hour N   per store and hour (300); a day is 9 hours
 #     --fault-after S          seconds of load before the fault (10)
 #     --fault-for S            seconds the component stays down (10)
-#     --scenarios "…"          any of: rabbitmq writer aggregator mariadb api late-retry (all; api needs
-#                              --api-replicas >= 2). aggregator: SIGKILLed mid-day, it restarts from its checkpoint
-#                              and applies the backlog stored meanwhile. late-retry: the day is sent once, then all of
+#     --scenarios "…"          any of: rabbitmq writer aggregator mariadb db-stall api late-retry (all; api needs
+#                              --api-replicas >= 2), and db-outage. aggregator: SIGKILLed mid-day, it restarts from its
+#                              checkpoint and applies the backlog stored meanwhile. db-stall: MariaDB SIGSTOPped
+#                              mid-day, with transactions between their INSERT and their COMMIT, then SIGCONT.
+#                              db-outage: MariaDB down for DB_OUTAGE_SECONDS (360, longer than any retry window the
+#                              writer once had), whatever --fault-for says; not in the default list. late-retry: the day is sent once, then all of
 #                              it again with the same keys, as tills retrying long after: nothing new may be stored
 #                              or counted.
 #                              With --broker-nodes 3 also (and by default only): leader-kill (SIGKILL the node that
@@ -34,6 +37,7 @@ source "$ROOT/scripts/apps.sh"
 STORES=64
 PER_HOUR=300
 FAULT_AFTER=10
+DB_OUTAGE_SECONDS=${DB_OUTAGE_SECONDS:-360}
 FAULT_FOR=10
 SCENARIOS=""
 RETRY_FOR=180
@@ -52,7 +56,7 @@ while [ $# -gt 0 ]; do
 done
 take_topology_options "${ARGS[@]}"
 if [ -z "$SCENARIOS" ]; then
-  if ((BROKER_NODES > 1)); then SCENARIOS="leader-kill follower-kill node-pause"; else SCENARIOS="rabbitmq writer aggregator mariadb api late-retry"; fi
+  if ((BROKER_NODES > 1)); then SCENARIOS="leader-kill follower-kill node-pause"; else SCENARIOS="rabbitmq writer aggregator mariadb db-stall api late-retry"; fi
 fi
 if [[ $SCENARIOS =~ (leader-kill|follower-kill|node-pause) ]] && ((BROKER_NODES < 3)); then
   die "the leader-kill, follower-kill and node-pause scenarios need --broker-nodes 3"
@@ -91,7 +95,8 @@ inject() { # scenario
       "$ROOT/scripts/services.sh" rabbit-node-pause "$NODE" ;;
     writer) stop_app PurchasesWriter KILL ;;
     aggregator) stop_app SalesAggregator KILL ;;
-    mariadb) "$ROOT/scripts/services.sh" db-down ;;
+    mariadb | db-outage) "$ROOT/scripts/services.sh" db-down ;;
+    db-stall) "$ROOT/scripts/services.sh" db-pause ;;
     api) stop_app Api-1 KILL ;;
     late-retry) ;;
   esac
@@ -104,7 +109,8 @@ repair() { # scenario
     writer) start_app PurchasesWriter ;;
     aggregator) start_app SalesAggregator ;;
     # Rows right after the restart: the writer's next retry (up to 10 s away) makes the count grow.
-    mariadb) "$ROOT/scripts/services.sh" db-up; ROWS_AT_REPAIR=$(mysql_rows) ;;
+    mariadb | db-outage) "$ROOT/scripts/services.sh" db-up; ROWS_AT_REPAIR=$(mysql_rows) ;;
+    db-stall) "$ROOT/scripts/services.sh" db-resume; ROWS_AT_REPAIR=$(mysql_rows) ;;
     api) start_app Api-1 ;;
     late-retry) ;;
   esac
@@ -118,7 +124,7 @@ recovered() { # scenario
       "$ROOT/scripts/services.sh" rabbit-cluster-whole && curl -fsS "$API_URL/health/ready" && "$ROOT/scripts/services.sh" rabbit-consumed ;;
     writer) writers_ready ;;
     aggregator) curl -fsS "$API_URL/items/store/1" ;;
-    mariadb) [ "$(mysql_rows)" -gt "$ROWS_AT_REPAIR" ] ;;
+    mariadb | db-outage | db-stall) [ "$(mysql_rows)" -gt "$ROWS_AT_REPAIR" ] ;;
     api) curl -fsS "http://127.0.0.1:$(api_port Api-1)/health/ready" ;;
     late-retry) true ;;
   esac
@@ -139,8 +145,15 @@ for scenario in $SCENARIOS; do
   index=$((index + 1))
   day=$(printf '201901%02d' "$index")
   run_log=$OUT/$scenario.log
-  day_args=(--url "$API_URL" --stores "$STORES" --purchases-per-hour "$PER_HOUR" --date "$day" --retry-for "$RETRY_FOR"
+  fault_for=$FAULT_FOR retry_for=$RETRY_FOR
+  if [ "$scenario" = db-outage ]; then
+    # Nothing is stored while the database is out, and a keyed POST needs the writer's claim (its database) for its
+    # 201: the tills retry, and the verification waits without progress, for longer than the outage.
+    fault_for=$DB_OUTAGE_SECONDS retry_for=$((DB_OUTAGE_SECONDS + 120))
+  fi
+  day_args=(--url "$API_URL" --stores "$STORES" --purchases-per-hour "$PER_HOUR" --date "$day" --retry-for "$retry_for"
     --max-item-id 10 --check-every-store)
+  if [ "$scenario" = db-outage ]; then day_args+=(--verify-timeout "$retry_for"); fi
   if [ "$scenario" = late-retry ]; then
     # The same run id, seed and day send the same purchases with the same keys: the second pass is all retries.
     day_args+=(--run-id "late-retry-$day")
@@ -152,13 +165,13 @@ for scenario in $SCENARIOS; do
       continue
     fi
   fi
-  log "scenario $scenario: $STORES stores x 9 hours x $PER_HOUR purchases/hour dated $day; fault after ${FAULT_AFTER}s for ${FAULT_FOR}s"
+  log "scenario $scenario: $STORES stores x 9 hours x $PER_HOUR purchases/hour dated $day; fault after ${FAULT_AFTER}s for ${fault_for}s"
   dotnet "$LOADTEST" "${day_args[@]}" --reports "$OUT/$scenario" >"$run_log" 2>&1 &
   load=$!
   sleep "$FAULT_AFTER"
   alive "$load" || log "warning: the day ended before the fault; use more purchases per hour"
   inject "$scenario" >>"$OUT/faults.log" 2>&1
-  sleep "$FAULT_FOR"
+  sleep "$fault_for"
   started=$SECONDS
   repair "$scenario" >>"$OUT/faults.log" 2>&1
   deadline=$((SECONDS + 300))
