@@ -13,9 +13,10 @@ internal static class IngestTracing
 {
     private static readonly ActivitySource Source = new(TelemetryRegistration.MeterName);
 
-    public static Activity? StartBatch(IReadOnlyList<ActivityContext> callers)
+    public static Activity? StartBatch(IEnumerable<ActivityContext> batch)
     {
-        if (!Source.HasListeners() || callers.Count == 0)
+        // Checked first: the batch's callers are gathered only when something records the span.
+        if (!Source.HasListeners() || batch.ToList() is not { Count: > 0 } callers)
         {
             return null;
         }

@@ -125,7 +125,7 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
 
     private async Task PublishAsync(List<Pending> batch, SemaphoreSlim slots)
     {
-        using var span = IngestTracing.StartBatch([.. batch.Select(p => p.Caller)]);
+        using var span = IngestTracing.StartBatch(batch.Select(p => p.Caller));
         try
         {
             var confirmed = await publisher.PublishAsync(new PurchaseBatchRecorded([.. batch.Select(p => p.Purchase)]), CancellationToken.None);
