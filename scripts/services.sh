@@ -7,6 +7,7 @@
 #   scripts/services.sh status   say what runs
 #   scripts/services.sh nginx-up PORT UPSTREAM_PORT...   nginx on PORT in front of API replicas (./run.sh --api-replicas)
 #   scripts/services.sh rabbit-down|rabbit-up|db-down|db-up|db-pause|db-resume|nginx-down   one service (the chaos run and tests use these)
+#   scripts/services.sh replay-unstorable [VHOST]   purchases MySQL refused, set aside by the writer, back to it
 #   scripts/services.sh install PACKAGE...   install Debian packages if missing (test.sh: the browser of the report test)
 #   BROKER_NODES=3 scripts/services.sh up   a RabbitMQ cluster of three nodes instead of one (./run.sh --broker-nodes 3)
 #   scripts/services.sh rabbit-node-down N [KILL] | rabbit-node-up N | rabbit-node-pause N | rabbit-node-resume N
@@ -51,7 +52,7 @@ alive() {
   stat=$(ps -o stat= -p "$pid" 2>/dev/null) || return 1
   [[ $stat != Z* ]]
 }
-pid_of() { [ -f "$1" ] && cat "$1" || true; }
+pid_of() { if [ -f "$1" ]; then cat "$1"; fi; }
 
 # Sends SIGTERM (to the process group when it leads one), waits up to 30 s, then SIGKILL.
 stop_pid() { # name pid
@@ -140,7 +141,8 @@ rabbitmqctl() { rabbit_env; /usr/lib/rabbitmq/bin/rabbitmqctl -n "$NODE_NAME" "$
 rabbit_configure() {
   mkdir -p "$NODE_DIR/mnesia" "$NODE_DIR/log"
   : >"$NODE_DIR/rabbitmq-env.conf"
-  echo '[rabbitmq_management].' >"$NODE_DIR/enabled_plugins"
+  # The shovel moves set-aside purchases back to the writer (replay-unstorable).
+  echo '[rabbitmq_management,rabbitmq_shovel].' >"$NODE_DIR/enabled_plugins"
   cat >"$NODE_DIR/rabbitmq.conf" <<EOF
 listeners.tcp.1 = 127.0.0.1:$NODE_PORT
 management.tcp.ip = 127.0.0.1
@@ -235,7 +237,7 @@ rabbit_up() {
   done
   if ((BROKER_NODES > 1)) && [ ! -f "$CLUSTER_DIR/.erlang.cookie" ]; then
     mkdir -p "$CLUSTER_DIR"
-    (umask 077 && head -c 300 /dev/urandom | tr -dc 'A-Z' | head -c 20 >"$CLUSTER_DIR/.erlang.cookie")
+    (umask 077 && head -c 300 /dev/urandom | tr -dc '[:upper:]' | head -c 20 >"$CLUSTER_DIR/.erlang.cookie")
     chmod 400 "$CLUSTER_DIR/.erlang.cookie"
   fi
   # All at once: a cluster's node that did not stop last waits at boot for the peers that stopped after it.
@@ -279,6 +281,32 @@ rabbit_leader() { # queue
   leader=$(rabbit_api "queues/%2F/$(jq -rn --arg q "$1" '$q|@uri')" | jq -r '.leader // .node')
   [[ $leader =~ ^rabbit([1-9])@ ]] || die "queue $1 has no leader in a cluster (its node: $leader)"
   echo "${BASH_REMATCH[1]}"
+}
+
+# Purchases MySQL refused as they were wait, each alone, in the writer's _unstorable queue (README, "Guarantees").
+# Once the cause is fixed, a one-off shovel moves what the queue holds now back to the fanout the writer consumes
+# from, and removes itself; one MySQL still refuses is set aside again. rabbitmqctl authenticates with the node's
+# Erlang cookie, so no password is needed.
+replay_unstorable() { # vhost
+  local vhost=$1 queue=supermarket.purchases.writer_unstorable name=replay-unstorable definition deadline=$((SECONDS + 120))
+  rabbit_node "$( ((BROKER_NODES == 1)) && echo 0 || echo 1)"
+  # A shovel told to move "the queue's length" of nothing would wait for a first message without end.
+  if rabbitmqctl -q list_queues -p "$vhost" name messages --formatter json |
+    jq -e --arg q "$queue" 'all(.[]; .name != $q or .messages == 0)' >/dev/null; then
+    log "nothing set aside in vhost $vhost"
+    return
+  fi
+  # amqp:/// and the vhost: the local node, over a direct connection, in that vhost (plain amqp:// would be "/").
+  definition=$(jq -cn --arg vhost "$vhost" --arg queue "$queue" '("amqp:///" + ($vhost | @uri)) as $uri
+    | {"src-uri": $uri, "src-queue": $queue, "src-delete-after": "queue-length",
+       "dest-uri": $uri, "dest-exchange": "supermarket.purchase-batch-recorded"}')
+  rabbitmqctl -q set_parameter -p "$vhost" shovel "$name" "$definition"
+  # The shovel deletes its own parameter once it has moved every message the queue held when it started.
+  while rabbitmqctl -q list_parameters -p "$vhost" --formatter json | jq -e --arg n "$name" 'any(.[]; .name == $n)' >/dev/null; do
+    ((SECONDS < deadline)) || die "the replay shovel did not finish within 120 s (rabbitmqctl shovel_status -p $vhost)"
+    sleep 1
+  done
+  log "replayed the set-aside purchases of vhost $vhost to the writer"
 }
 
 # ---------------------------------------------------------------- MariaDB
@@ -453,11 +481,11 @@ case ${1:-} in
     rabbit_api "queues/%2F?columns=name,type,online" |
       jq -e --argjson n "$BROKER_NODES" 'all(.[] | select(.type == "quorum"); (.online | length) == $n)' >/dev/null ;;
   # Succeeds once every queue a worker consumes from (the durable ones of the default vhost, less MassTransit's
-  # _error and _skipped queues; the API's reply queues are temporary) has a consumer: a worker that reconnected but
+  # _error and _skipped queues and the writer's _unstorable; the API's reply queues are temporary) has a consumer: a worker that reconnected but
   # does not consume (docs/reliability.md) does not pass.
   rabbit-consumed)
     rabbit_api "queues/%2F?columns=name,durable,consumers" |
-      jq -e 'all(.[] | select(.durable and (.name | test("_(error|skipped)$") | not)); .consumers > 0)' >/dev/null ;;
+      jq -e 'all(.[] | select(.durable and (.name | test("_(error|skipped|unstorable)$") | not)); .consumers > 0)' >/dev/null ;;
   # A memory alarm, as when the broker runs out of memory: it stops reading from every publishing connection.
   rabbit-block) rabbit_node 0; rabbitmqctl -q set_vm_memory_high_watermark 0 ;;
   rabbit-unblock) rabbit_node 0; rabbitmqctl -q set_vm_memory_high_watermark 0.4 ;;
@@ -468,6 +496,7 @@ case ${1:-} in
     curl "${admin[@]}" "http://127.0.0.1:$RABBIT_MGMT_PORT/api/queues/%2F?columns=name" | jq -r '.[].name | @uri' | while read -r queue; do
       curl "${admin[@]}" -X DELETE "http://127.0.0.1:$RABBIT_MGMT_PORT/api/queues/%2F/$queue"
     done ;;
+  replay-unstorable) replay_unstorable "${2:-/}" ;;
   db-up) install_missing; db_up ;;
   db-down) db_down ;;
   # MariaDB stops answering without closing a connection (SIGSTOP), as a database stalled on its disk does, then
@@ -477,5 +506,5 @@ case ${1:-} in
     kill "-$signal" "$(pid_of "$DB_DIR/mysqld.pid")" ;;
   nginx-up) [ $# -ge 3 ] || die "usage: $0 nginx-up PORT UPSTREAM_PORT..."; install_missing nginx; shift; nginx_up "$@" ;;
   nginx-down) nginx_down ;;
-  *) echo "usage: $0 up|down|status|rabbit-up|rabbit-down|rabbit-node-up N|rabbit-node-down N [KILL]|rabbit-node-pause N|rabbit-node-resume N|rabbit-leader QUEUE|rabbit-nodes|rabbit-cluster-whole|rabbit-consumed|rabbit-block|rabbit-unblock|rabbit-delete-app-queues|db-up|db-down|db-pause|db-resume|nginx-up|nginx-down" >&2; exit 2 ;;
+  *) echo "usage: $0 up|down|status|rabbit-up|rabbit-down|rabbit-node-up N|rabbit-node-down N [KILL]|rabbit-node-pause N|rabbit-node-resume N|rabbit-leader QUEUE|rabbit-nodes|rabbit-cluster-whole|rabbit-consumed|rabbit-block|rabbit-unblock|rabbit-delete-app-queues|replay-unstorable [VHOST]|db-up|db-down|db-pause|db-resume|nginx-up|nginx-down" >&2; exit 2 ;;
 esac

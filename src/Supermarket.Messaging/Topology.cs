@@ -18,6 +18,10 @@ public static class Topology
     /// <summary>The Purchases writer's queue, bound to both purchase fanouts.</summary>
     public const string PurchasesWriterQueue = "supermarket.purchases.writer";
 
+    /// <summary>Purchases MySQL refuses as they are, each alone in its message, set aside by the writer so that their
+    /// batch-mates are stored; <c>scripts/services.sh replay-unstorable</c> puts them back on the writer's queue.</summary>
+    public const string UnstorablePurchasesQueue = "supermarket.purchases.writer_unstorable";
+
     /// <summary>The writer answers Idempotency-Key claims here, apart from the purchases, so a claim never waits
     /// behind a backlog.</summary>
     public const string IdempotencyKeysQueue = "supermarket.purchases.idempotency-keys";

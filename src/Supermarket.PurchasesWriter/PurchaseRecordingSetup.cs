@@ -29,6 +29,7 @@ public static class PurchaseRecordingSetup
         builder.Services.AddSingleton<DatabaseAvailability>();
         builder.Services.AddHealthChecks().AddCheck<DatabaseAvailability>("database", tags: [ServiceDefaultsExtensions.ReadyTag]);
         builder.Services.AddSingleton<WriterMetrics>();
+        builder.Services.AddSingleton<UnstorablePurchases>();
         builder.Services.AddSingleton<PurchaseWriter>();
         builder.Services.AddSingleton<HistoryMetrics>();
         builder.Services.AddSingleton<PurchaseHistory>();

@@ -27,8 +27,8 @@ namespace Supermarket.PurchasesWriter.Recording;
 /// INSERT fails on a stored id; the transaction is then rolled back, the stored ids are looked up, and the rest is
 /// stored. Duplicates are rare, so the common path stays one round trip.
 /// </remarks>
-public sealed class PurchaseWriter(
-    IOptions<DatabaseOptions> options, DatabaseAvailability database, WriterMetrics metrics, ILogger<PurchaseWriter> logger)
+public sealed class PurchaseWriter(IOptions<DatabaseOptions> options, DatabaseAvailability database,
+    UnstorablePurchases unstorable, WriterMetrics metrics, ILogger<PurchaseWriter> logger)
 {
     private const int DuplicateKey = 1062;
     private const int MaxDuplicateRounds = 5;
@@ -54,14 +54,15 @@ public sealed class PurchaseWriter(
 
     private readonly string _connectionString = options.Value.PooledConnectionString();
 
-    /// <summary>Stores the purchases of one consumed message (or MassTransit batch). On failure logs every id, so a
-    /// batch that ends in the error queue can be traced, and rethrows for MassTransit's retry.</summary>
+    /// <summary>Stores the purchases of one consumed message (or MassTransit batch), setting aside alone any that MySQL
+    /// refuses as they are. Any other failure (the database away) logs every id and rethrows for MassTransit's retry,
+    /// which tries again until the database is back.</summary>
     public async Task StoreAsync(PurchaseRecorded[] purchases, ConsumeContext context)
     {
         var started = Stopwatch.GetTimestamp();
         try
         {
-            var stored = await WriteAsync(purchases, context.CancellationToken);
+            var stored = await WriteOrSetAsideAsync(purchases, context);
             database.Reached();
             metrics.Stored(purchases.Length, stored, Stopwatch.GetElapsedTime(started));
         }
@@ -73,6 +74,39 @@ public sealed class PurchaseWriter(
                 purchases.Length, context.GetRetryAttempt() + 1, string.Join(",", purchases.Select(p => p.PurchaseId)));
             throw;
         }
+    }
+
+    /// <summary>
+    /// Stores the batch in one transaction. When MySQL refuses something in it as it is (a data or constraint error:
+    /// <see cref="StorageFailure.IsUnstorable"/>), retrying the batch would change nothing and would hold its other
+    /// stores' purchases with it: each purchase is then stored alone, and those MySQL still refuses are set aside.
+    /// Rare, so the one-by-one path costs nothing on the common one.
+    /// </summary>
+    private async Task<int> WriteOrSetAsideAsync(PurchaseRecorded[] purchases, ConsumeContext context)
+    {
+        try
+        {
+            return await WriteAsync(purchases, context.CancellationToken);
+        }
+        catch (Exception exception) when (StorageFailure.IsUnstorable(exception))
+        {
+            logger.LogWarning(exception, "MySQL refused a batch of {Count} purchases as it is; storing each alone", purchases.Length);
+        }
+
+        var stored = 0;
+        foreach (var purchase in purchases.DistinctBy(p => p.PurchaseId))
+        {
+            try
+            {
+                stored += await WriteAsync([purchase], context.CancellationToken);
+            }
+            catch (Exception exception) when (StorageFailure.IsUnstorable(exception))
+            {
+                await unstorable.SetAsideAsync(purchase, exception, context);
+            }
+        }
+
+        return stored;
     }
 
     /// <summary>Stores the purchases not stored yet, with their ledger entry; returns how many that was.</summary>

@@ -4,7 +4,8 @@ using Supermarket.ServiceDefaults.Observability;
 namespace Supermarket.PurchasesWriter.Recording;
 
 /// <summary>What the writer measures: purchases per transaction, how long a write took, purchases stored and found
-/// stored already, failed attempts (each retried), and whether the database is away.</summary>
+/// stored already, failed attempts (each retried), purchases set aside as unstorable, and whether the database is
+/// away.</summary>
 public sealed class WriterMetrics
 {
     private readonly Histogram<int> _batchSize;
@@ -12,6 +13,7 @@ public sealed class WriterMetrics
     private readonly Counter<long> _stored;
     private readonly Counter<long> _alreadyStored;
     private readonly Counter<long> _failures;
+    private readonly Counter<long> _setAside;
 
     public WriterMetrics(IMeterFactory meters, DatabaseAvailability database)
     {
@@ -23,6 +25,8 @@ public sealed class WriterMetrics
         _stored = meter.CreateCounter<long>("supermarket.writer.purchases.stored", "{purchase}", "Purchases newly stored");
         _alreadyStored = meter.CreateCounter<long>("supermarket.writer.purchases.already_stored", "{purchase}", "Purchases delivered again and left as they were");
         _failures = meter.CreateCounter<long>("supermarket.writer.failures", "{batch}", "Attempts to write a batch that failed");
+        _setAside = meter.CreateCounter<long>("supermarket.writer.purchases.set_aside", "{purchase}",
+            "Purchases MySQL refused as they are, each set aside alone for a replay once the cause is fixed");
         meter.CreateObservableGauge("supermarket.writer.database.away", () => database.IsAway ? 1 : 0, null,
             "1 while the database is away and the writer's batches wait in their retries");
     }
@@ -39,4 +43,6 @@ public sealed class WriterMetrics
     }
 
     public void Failed() => _failures.Add(1);
+
+    public void SetAside() => _setAside.Add(1);
 }

@@ -23,11 +23,6 @@ public sealed class WriterOptions
     [Range(1, 64)]
     public int BatchConcurrency { get; set; } = 4;
 
-    /// <summary>Retries of a batch MySQL refuses as it is (a data or constraint error) before it goes to the error
-    /// queue. A batch that fails because the database is away is retried until it is back, whatever this says.</summary>
-    [Range(0, 1000)]
-    public int RetryLimit { get; set; } = 30;
-
     /// <summary>The longest wait between retries (they start at 100 ms and grow): while the database is away, how
     /// soon after its return the writer notices.</summary>
     [Range(typeof(TimeSpan), "00:00:00.100", "00:10:00")]

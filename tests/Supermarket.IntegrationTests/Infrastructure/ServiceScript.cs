@@ -5,7 +5,7 @@ namespace Supermarket.IntegrationTests.Infrastructure;
 /// <summary>Runs scripts/services.sh, to stop and start a real service the way an outage would.</summary>
 public static class ServiceScript
 {
-    public static async Task RunAsync(string command)
+    public static async Task RunAsync(params string[] command)
     {
         var root = AppContext.BaseDirectory;
         while (!File.Exists(System.IO.Path.Combine(root, "Supermarket.sln")))
@@ -13,7 +13,7 @@ public static class ServiceScript
             root = Directory.GetParent(root)?.FullName ?? throw new InvalidOperationException("Supermarket.sln not found above the test folder.");
         }
 
-        using var process = Process.Start(new ProcessStartInfo("bash", [System.IO.Path.Combine(root, "scripts", "services.sh"), command])
+        using var process = Process.Start(new ProcessStartInfo("bash", [System.IO.Path.Combine(root, "scripts", "services.sh"), .. command])
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
@@ -21,6 +21,6 @@ public static class ServiceScript
         var output = process.StandardOutput.ReadToEndAsync();
         var errors = process.StandardError.ReadToEndAsync();
         await process.WaitForExitAsync().WaitAsync(TimeSpan.FromMinutes(3));
-        Assert.True(process.ExitCode == 0, $"services.sh {command} failed: {await output}{await errors}");
+        Assert.True(process.ExitCode == 0, $"services.sh {string.Join(' ', command)} failed: {await output}{await errors}");
     }
 }
