@@ -106,7 +106,7 @@ stop_app() { # name [signal]
     kill "-$signal" "$pid"
     local deadline=$((SECONDS + 20))
     while alive "$pid" && ((SECONDS < deadline)); do sleep 0.2; done
-    alive "$pid" && kill -KILL "$pid" || true
+    if alive "$pid"; then kill -KILL "$pid" || true; fi
     log "$name stopped with SIG$signal (pid $pid)"
   fi
   rm -f "$PIDS/$name.pid"
@@ -143,9 +143,16 @@ start_apis() {
     ports+=("$(api_port "$name")")
   done
   if ((API_REPLICAS > 0)); then
-    "$ROOT/scripts/services.sh" nginx-up "$API_PORT" "${ports[@]}"
+    # nginx waits for an answer as long as the API says a proxy must (its request deadline and a margin), read from
+    # the first replica's /about.
+    local read_timeout
+    read_timeout=$(curl -fsS "http://127.0.0.1:${ports[0]}/about" | jq -er '.settings.Ingest.proxyReadTimeoutSeconds') \
+      || die "could not read Ingest.proxyReadTimeoutSeconds from the API's /about"
+    "$ROOT/scripts/services.sh" nginx-up "$API_PORT" "$read_timeout" "${ports[@]}"
   fi
-  wait_ready 90 "$API_URL" $(api_names)
+  local names
+  mapfile -t names < <(api_names)
+  wait_ready 90 "$API_URL" "${names[@]}"
   log "system ready: $API_URL (Swagger UI at $API_URL/swagger)"
 }
 

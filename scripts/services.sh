@@ -5,7 +5,8 @@
 #   scripts/services.sh up       install if missing, start, wait until both answer, create users
 #   scripts/services.sh down     stop what `up` (or nginx-up) started, by PID
 #   scripts/services.sh status   say what runs
-#   scripts/services.sh nginx-up PORT UPSTREAM_PORT...   nginx on PORT in front of API replicas (./run.sh --api-replicas)
+#   scripts/services.sh nginx-up PORT READ_TIMEOUT_SECONDS UPSTREAM_PORT...   nginx on PORT in front of API replicas
+#                                             (./run.sh --api-replicas), waiting that long for an answer
 #   scripts/services.sh rabbit-down|rabbit-up|db-down|db-up|db-pause|db-resume|nginx-down   one service (the chaos run and tests use these)
 #   scripts/services.sh replay-unstorable [VHOST]   purchases MySQL refused, set aside by the writer, back to it
 #   scripts/services.sh install PACKAGE...   install Debian packages if missing (test.sh: the browser of the report test)
@@ -395,14 +396,14 @@ db_down() {
 
 # ---------------------------------------------------------------- nginx (only with several API replicas)
 
-nginx_up() { # port upstream-port...
-  local port=$1; shift
+nginx_up() { # port read-timeout-seconds upstream-port...
+  local port=$1 read_timeout=$2; shift 2
   nginx_down
   port_open "$port" && die "port $port is taken; nginx cannot listen there"
   mkdir -p "$NGINX_DIR/tmp"
   local servers="" upstream
   for upstream in "$@"; do servers+="    server 127.0.0.1:$upstream max_fails=1 fail_timeout=2s;"$'\n'; done
-  sed -e "s|@STATE@|$NGINX_DIR|g" -e "s|@ROOT@|$ROOT|g" -e "s|@PORT@|$port|g" \
+  sed -e "s|@STATE@|$NGINX_DIR|g" -e "s|@ROOT@|$ROOT|g" -e "s|@PORT@|$port|g" -e "s|@READ_TIMEOUT@|$read_timeout|g" \
     "$ROOT/scripts/nginx.conf.template" | awk -v servers="${servers%$'\n'}" '{ if ($0 == "@SERVERS@") print servers; else print }' \
     >"$NGINX_DIR/nginx.conf"
   nginx -t -q -c "$NGINX_DIR/nginx.conf" -p "$NGINX_DIR" >/dev/null 2>&1 || { nginx -t -c "$NGINX_DIR/nginx.conf" -p "$NGINX_DIR"; die "bad nginx config"; }
@@ -504,7 +505,7 @@ case ${1:-} in
   db-pause|db-resume)
     signal=STOP; [ "$1" = db-resume ] && signal=CONT
     kill "-$signal" "$(pid_of "$DB_DIR/mysqld.pid")" ;;
-  nginx-up) [ $# -ge 3 ] || die "usage: $0 nginx-up PORT UPSTREAM_PORT..."; install_missing nginx; shift; nginx_up "$@" ;;
+  nginx-up) [ $# -ge 4 ] || die "usage: $0 nginx-up PORT READ_TIMEOUT_SECONDS UPSTREAM_PORT..."; install_missing nginx; shift; nginx_up "$@" ;;
   nginx-down) nginx_down ;;
   *) echo "usage: $0 up|down|status|rabbit-up|rabbit-down|rabbit-node-up N|rabbit-node-down N [KILL]|rabbit-node-pause N|rabbit-node-resume N|rabbit-leader QUEUE|rabbit-nodes|rabbit-cluster-whole|rabbit-consumed|rabbit-block|rabbit-unblock|rabbit-delete-app-queues|replay-unstorable [VHOST]|db-up|db-down|db-pause|db-resume|nginx-up|nginx-down" >&2; exit 2 ;;
 esac

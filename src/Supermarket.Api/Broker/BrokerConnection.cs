@@ -5,7 +5,7 @@ namespace Supermarket.Api.Broker;
 
 /// <summary>
 /// Decides whether a publish, or a question to a worker, is worth trying. While the broker is known to be gone, the API refuses at once with a 503
-/// instead of letting every request wait out the publish timeout: stores are told to come back sooner and hold no
+/// instead of letting every request wait out its deadline: stores are told to come back sooner and hold no
 /// connection meanwhile. "Known to be gone" means MassTransit's health is not Healthy (the same check as /health/ready)
 /// and no publish was confirmed in the last second. Receive endpoints reconnect more slowly than publishing does (16 s
 /// against 6 s after a broker restart, measured), so one publish a second still goes through as a probe, and its

@@ -13,12 +13,13 @@ namespace Supermarket.Api.Purchases;
 /// the message and the publish fails rather than succeeding for a purchase that went nowhere.
 /// </summary>
 public sealed class ConfirmedPublisher(IBus bus, IOptions<BrokerOptions> broker, BrokerConnection connection,
-    IOptions<IngestOptions> options, IngestMetrics metrics, ILogger<ConfirmedPublisher> logger)
+    IngestMetrics metrics, ILogger<ConfirmedPublisher> logger)
 {
     private readonly bool _persistent = broker.Value.PersistentDelivery;
-    private readonly TimeSpan _timeout = options.Value.PublishTimeout;
 
-    public async Task<bool> PublishAsync<T>(T message, CancellationToken aborted)
+    /// <summary>True once the broker confirmed the message <paramref name="within"/> the time given (what is left of
+    /// its requests' deadline).</summary>
+    public async Task<bool> PublishAsync<T>(T message, TimeSpan within, CancellationToken aborted)
         where T : class
     {
         PurchaseRecorded[] purchases = message switch
@@ -28,7 +29,7 @@ public sealed class ConfirmedPublisher(IBus bus, IOptions<BrokerOptions> broker,
             _ => [],
         };
         var started = Stopwatch.GetTimestamp();
-        using var attempt = new PublishAttempt(_timeout, aborted);
+        using var attempt = new PublishAttempt(within, aborted);
         try
         {
             await bus.Publish(message, context =>

@@ -1,7 +1,6 @@
 using System.Buffers.Binary;
 using System.Security.Cryptography;
 using MassTransit;
-using Microsoft.Extensions.Options;
 using Supermarket.Contracts.Purchases;
 
 namespace Supermarket.Api.Purchases;
@@ -11,22 +10,20 @@ namespace Supermarket.Api.Purchases;
 /// purchase. As payment APIs do it: the same key with the same request is a retry (it gets the first answer, the same
 /// purchase id); the same key with a different request is refused, so two purchases never merge under one id.
 /// </summary>
-public sealed class IdempotencyKeyClaims(IRequestClient<ClaimIdempotencyKey> client, IOptions<IngestOptions> options)
+public sealed class IdempotencyKeyClaims(IRequestClient<ClaimIdempotencyKey> client)
 {
-    private readonly TimeSpan _timeout = options.Value.PublishTimeout;
-
-    public async Task<KeyClaim> ClaimAsync(PurchaseRecorded purchase, string key, CancellationToken aborted)
+    /// <summary>Asks within the request's deadline, leaving the rest of it for the publish.</summary>
+    public async Task<KeyClaim> ClaimAsync(PurchaseRecorded purchase, string key, RequestDeadline deadline)
     {
-        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(aborted);
-        timeout.CancelAfter(_timeout);
+        var timeout = RequestTimeout.After(ms: Math.Max(1, (int)deadline.Remaining.TotalMilliseconds));
         try
         {
             var answer = await client.GetResponse<IdempotencyKeyClaimed>(
-                new ClaimIdempotencyKey(purchase.StoreId, key, RequestHash(purchase)), timeout.Token, RequestTimeout.After(ms: (int)_timeout.TotalMilliseconds));
+                new ClaimIdempotencyKey(purchase.StoreId, key, RequestHash(purchase)), deadline.Ended, timeout).WaitAsync(deadline.Ended);
             return answer.Message.SameRequest ? KeyClaim.SameRequest : KeyClaim.OtherRequest;
         }
         catch (Exception exception) when (exception is RequestTimeoutException or OperationCanceledException or RequestException
-            && !aborted.IsCancellationRequested)
+            && !deadline.RequestAborted.IsCancellationRequested)
         {
             return KeyClaim.Unanswered;
         }

@@ -30,7 +30,7 @@ public sealed class IngestMetrics
     public void RefusedWhileBrokerGone() => _refused.Add(1);
 
     /// <summary>outcome: "confirmed", "refused" (nacked: a queue at its length limit) or "unconfirmed" (no answer
-    /// within the publish timeout, or the connection failed).</summary>
+    /// by the request deadline, or the connection failed).</summary>
     public void Published(int purchases, TimeSpan took, string outcome)
     {
         _publishDuration.Record(took.TotalMilliseconds, new KeyValuePair<string, object?>("outcome", outcome));

@@ -10,9 +10,14 @@ public sealed class IngestOptions
     [Range(256, 16 * 1024 * 1024)]
     public int MaxBodyBytes { get; set; } = 64 * 1024;
 
-    /// <summary>How long a POST waits for the broker's confirm before it answers 503.</summary>
+    /// <summary>How long a POST may take: its Idempotency-Key claim, its wait for a group and the broker's confirm
+    /// share it (<see cref="RequestDeadline"/>). Past it the answer is 503 with Retry-After.</summary>
     [Range(typeof(TimeSpan), "00:00:00.100", "00:01:00")]
-    public TimeSpan PublishTimeout { get; set; } = TimeSpan.FromSeconds(5);
+    public TimeSpan RequestDeadline { get; set; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>How long a proxy in front must wait for an answer, so that the API always answers first: the deadline
+    /// plus time for a request to reach the endpoint on a busy box. scripts/ and docker/ read it from <c>/about</c>.</summary>
+    public int ProxyReadTimeoutSeconds => (int)Math.Ceiling(RequestDeadline.TotalSeconds) + 5;
 
     [Range(typeof(TimeSpan), "00:00:01", "00:10:00")]
     public TimeSpan RetryAfter { get; set; } = TimeSpan.FromSeconds(2);

@@ -14,7 +14,8 @@ public sealed class PublishAttempt : IDisposable
         _wait.CancelAfter(timeout);
     }
 
-    /// <summary>Cancelled when the publish timeout passes, the caller gives up, or the broker refuses.</summary>
+    /// <summary>Cancelled when the time given passes (what is left of its requests' deadline), the caller gives up, or
+    /// the broker refuses.</summary>
     public CancellationToken Token => _wait.Token;
 
     /// <summary>RabbitMQ nacked the message: a queue it routes to is at its length limit (reject-publish).</summary>

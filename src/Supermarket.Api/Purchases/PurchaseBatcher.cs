@@ -22,15 +22,18 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
         FullMode = BoundedChannelFullMode.Wait,
     });
 
-    /// <summary>True once the batch holding the purchase is confirmed; false if that did not happen within the
-    /// publish timeout, or the API is overloaded (too many purchases waiting).</summary>
-    /// <remarks>A purchase is published only while its request still waits: one whose wait ends (the timeout, or
-    /// the client gone) before a batch took it is withdrawn and never published, so a 503 never hides a purchase that
-    /// is recorded later, and a client without an Idempotency-Key can retry without recording it twice. Once a batch
-    /// has taken it, the request waits for that publish's own outcome, which the publisher bounds.</remarks>
-    public async Task<bool> SubmitAsync(PurchaseRecorded purchase, CancellationToken aborted)
+    /// <summary>True once the batch holding the purchase is confirmed; false if that did not happen by the request's
+    /// deadline, or the API is overloaded (too many purchases waiting).</summary>
+    /// <remarks>A purchase is published only while its request still waits: one whose deadline passes (or whose
+    /// client goes) before a batch took it is withdrawn and never published, so that 503 never hides a purchase that
+    /// is recorded later, and a client without an Idempotency-Key can retry without recording it twice. A batch's
+    /// publish is bounded by the earliest deadline among its purchases, so its outcome is due by each of them; the
+    /// request does not wait past its deadline even when the publish overruns that bound (MassTransit does not give up
+    /// a publish on a blocked connection when told), and answers 503 as for any publish whose confirm did not come in
+    /// time.</remarks>
+    public async Task<bool> SubmitAsync(PurchaseRecorded purchase, RequestDeadline deadline)
     {
-        var pending = new Pending(purchase);
+        var pending = new Pending(purchase, deadline.At);
         if (!_arrivals.Writer.TryWrite(pending))
         {
             return false;
@@ -38,21 +41,13 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
 
         try
         {
-            return await pending.Confirmed.Task.WaitAsync(_options.PublishTimeout, aborted);
+            return await pending.Confirmed.Task.WaitAsync(deadline.Ended);
         }
-        catch (Exception exception) when (exception is TimeoutException or OperationCanceledException)
+        catch (OperationCanceledException)
         {
-            if (pending.TryWithdraw())
-            {
-                if (exception is OperationCanceledException)
-                {
-                    throw;
-                }
-
-                return false;
-            }
-
-            return await pending.Confirmed.Task;
+            var withdrawn = pending.TryWithdraw();
+            deadline.RequestAborted.ThrowIfCancellationRequested();
+            return !withdrawn && pending.Confirmed.Task.IsCompletedSuccessfully && pending.Confirmed.Task.Result;
         }
     }
 
@@ -128,7 +123,8 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
         using var span = IngestTracing.StartBatch(batch.Select(p => p.Caller));
         try
         {
-            var confirmed = await publisher.PublishAsync(new PurchaseBatchRecorded([.. batch.Select(p => p.Purchase)]), CancellationToken.None);
+            var within = RequestDeadline.Until(batch.Min(pending => pending.Deadline));
+            var confirmed = await publisher.PublishAsync(new PurchaseBatchRecorded([.. batch.Select(p => p.Purchase)]), within, CancellationToken.None);
             foreach (var pending in batch)
             {
                 pending.Confirmed.TrySetResult(confirmed);
@@ -148,20 +144,25 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
         }
     }
 
-    private sealed class Pending(PurchaseRecorded purchase)
+    private sealed class Pending(PurchaseRecorded purchase, long deadline)
     {
         private const int Waiting = 0, Taken = 1, Withdrawn = 2;
         private int _state = Waiting;
 
         public PurchaseRecorded Purchase { get; } = purchase;
 
+        /// <summary>When its request stops waiting (a <see cref="Stopwatch"/> timestamp).</summary>
+        public long Deadline { get; } = deadline;
+
         /// <summary>The request's span, if it is traced: the batch's publish continues its trace.</summary>
         public ActivityContext Caller { get; } = Activity.Current?.Context ?? default;
 
         public TaskCompletionSource<bool> Confirmed { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
-        /// <summary>A batch takes the purchase, unless its request has stopped waiting.</summary>
-        public bool TryTake() => Interlocked.CompareExchange(ref _state, Taken, Waiting) == Waiting;
+        /// <summary>A batch takes the purchase, unless its request has stopped waiting or is about to (its deadline
+        /// has passed: it withdraws it).</summary>
+        public bool TryTake() =>
+            Stopwatch.GetTimestamp() < Deadline && Interlocked.CompareExchange(ref _state, Taken, Waiting) == Waiting;
 
         /// <summary>The request stops waiting, unless a batch has taken the purchase already.</summary>
         public bool TryWithdraw() => Interlocked.CompareExchange(ref _state, Withdrawn, Waiting) == Waiting;

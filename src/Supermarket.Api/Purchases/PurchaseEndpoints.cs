@@ -40,6 +40,7 @@ public static class PurchaseEndpoints
         string storeID, string custID, string date, HttpContext http, PurchaseIngest ingest, IdempotencyKeyClaims claims,
         CatalogOptions catalog, IngestOptions options)
     {
+        using var deadline = new RequestDeadline(options.RequestDeadline, http.RequestAborted);
         var pathError = PurchasePath.TryParse(storeID, custID, date, catalog, out var store, out var customer, out var day);
         if (pathError is { } invalidPath)
         {
@@ -59,7 +60,7 @@ public static class PurchaseEndpoints
         RequestBody? body;
         try
         {
-            body = await RequestBody.ReadAsync(http.Request, options.MaxBodyBytes, http.RequestAborted);
+            body = await RequestBody.ReadAsync(http.Request, options.MaxBodyBytes, deadline.RequestAborted);
         }
         catch (BadHttpRequestException exception)
         {
@@ -79,10 +80,15 @@ public static class PurchaseEndpoints
                 return ClientErrors.Invalid(invalidBody);
             }
 
+            if (!ingest.BrokerWorthTrying())
+            {
+                return ClientErrors.PurchaseUnconfirmed(http, options.RetryAfter);
+            }
+
             var purchase = ingest.Stamp(store, customer, day, lines, idempotencyKey);
             if (idempotencyKey is not null)
             {
-                switch (await claims.ClaimAsync(purchase, idempotencyKey, http.RequestAborted))
+                switch (await claims.ClaimAsync(purchase, idempotencyKey, deadline))
                 {
                     case KeyClaim.OtherRequest:
                         return ClientErrors.KeyReused(IdempotencyKey.Header);
@@ -91,7 +97,7 @@ public static class PurchaseEndpoints
                 }
             }
 
-            if (!await ingest.PublishAsync(purchase, http.RequestAborted))
+            if (!await ingest.PublishAsync(purchase, deadline))
             {
                 return ClientErrors.PurchaseUnconfirmed(http, options.RetryAfter);
             }

@@ -20,16 +20,34 @@ public sealed class PurchaseIngest(ConfirmedPublisher publisher, PurchaseBatcher
         return new PurchaseRecorded(id, storeId, customerId, date, items, now);
     }
 
-    /// <summary>True once RabbitMQ has confirmed the purchase; false if it did not within the publish timeout, or at
-    /// once while the broker is known to be gone.</summary>
-    public Task<bool> PublishAsync(PurchaseRecorded purchase, CancellationToken requestAborted)
+    /// <summary>False while the broker is known to be gone: the POST answers 503 at once, before it asks the writer
+    /// about its key or waits for a confirm that cannot come.</summary>
+    public bool BrokerWorthTrying()
     {
-        if (!broker.WorthTrying())
+        if (broker.WorthTrying())
         {
-            metrics.RefusedWhileBrokerGone();
-            return Task.FromResult(false);
+            return true;
         }
 
-        return _groupCommit ? batcher.SubmitAsync(purchase, requestAborted) : publisher.PublishAsync(purchase, requestAborted);
+        metrics.RefusedWhileBrokerGone();
+        return false;
+    }
+
+    /// <summary>True once RabbitMQ has confirmed the purchase; false if it did not by the request's deadline.</summary>
+    public async Task<bool> PublishAsync(PurchaseRecorded purchase, RequestDeadline deadline)
+    {
+        if (_groupCommit)
+        {
+            return await batcher.SubmitAsync(purchase, deadline);
+        }
+
+        try
+        {
+            return await publisher.PublishAsync(purchase, deadline.Remaining, deadline.RequestAborted).WaitAsync(deadline.Ended);
+        }
+        catch (OperationCanceledException) when (!deadline.RequestAborted.IsCancellationRequested)
+        {
+            return false;
+        }
     }
 }

@@ -6,7 +6,7 @@ namespace Supermarket.Api.Purchases;
 /// <summary>
 /// Ends a publish at once when RabbitMQ refuses it. From 8.5, MassTransit wraps the broker's nack in a connection
 /// error and retries the publish until it is cancelled, so a purchase refused because the writer's backlog is full
-/// would wait out the whole publish timeout before its 503, and keep the broker busy refusing it meanwhile. Each
+/// would wait out its whole deadline before its 503, and keep the broker busy refusing it meanwhile. Each
 /// failed try reaches the publish observers with the broker's own exception; a nack is a RabbitMQ.Client <c>PublishException</c>
 /// that is not a return (a return is a message no queue took, which <c>Mandatory</c> already turns into a failure).
 /// </summary>

@@ -134,7 +134,7 @@ public sealed class ExactSalesTests(SupermarketSystem system)
         // in the API, and their requests time out there.
         settings["Ingest:MaxBatchSize"] = "1";
         settings["Ingest:MaxBatchesInFlight"] = "1";
-        settings["Ingest:PublishTimeout"] = "00:00:01";
+        settings["Ingest:RequestDeadline"] = "00:00:01";
         await using var api = new SupermarketSystem.ApiFactory(settings);
         using var client = api.CreateClient();
         await SupermarketSystem.WaitUntilReadyAsync(client);

@@ -56,7 +56,7 @@ public sealed class StorageBacklogTests(SupermarketSystem system)
         Assert.NotEmpty(refused);
         Assert.InRange(accepted.Count, 100, 2_000);
         Assert.All(refused, refusal => Assert.NotNull(refusal.RetryAfter));
-        // Refused by the broker at once, not after the publish timeout.
+        // Refused by the broker at once, not at the request deadline.
         Assert.Contains(refused, refusal => refusal.Took < TimeSpan.FromSeconds(2));
 
         await using (var draining = await SupermarketSystem.StartWorkerAsync(builder => builder.AddPurchaseRecording(), settings))
