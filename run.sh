@@ -6,6 +6,7 @@
 #   ./run.sh chaos [options]                  a day of load with faults injected, verified (scripts/chaos.sh --help)
 #   ./run.sh down                             stop everything this script or scripts/services.sh started
 #   ./run.sh status                           what runs
+#   ./run.sh credential till STORE | analyst NAME   a local credential for the API (README, "Security")
 #
 # topology: --api-replicas N   N API processes on ports 8081.. behind nginx on 8080 (default: one API on 8080)
 #           --writers M        M Purchases writers competing on one queue (default 1)
@@ -48,6 +49,7 @@ case $command in
   up) shift; take_topology_options "$@"; up ;;
   down) down ;;
   status) status ;;
+  credential) shift; exec dotnet run -c "$CONFIGURATION" --project "$ROOT/tools/Supermarket.Credentials" -- "$@" ;;
   chaos) shift; exec "$ROOT/scripts/chaos.sh" "$@" ;;
   *)
     take_topology_options "$@"

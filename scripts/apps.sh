@@ -20,6 +20,17 @@ API_REPLICAS=0 # 0: one API straight on $API_PORT; N: N APIs on the next ports, 
 WRITERS=1
 BROKER_NODES=${BROKER_NODES:-1} # 1: one RabbitMQ node; N: a cluster of N nodes (scripts/services.sh)
 
+# The key local credentials are signed with (Auth:SigningKey): made once per machine with the rest of the local state
+# and exported, so the APIs check with it, the load test issues its analyst's credential with it, and
+# `./run.sh credential` issues yours (README, "Security"). In the environment, never on a command line.
+SIGNING_KEY_FILE=$STATE/auth/signing-key
+if [ ! -s "$SIGNING_KEY_FILE" ]; then
+  mkdir -p "$(dirname "$SIGNING_KEY_FILE")"
+  (umask 077 && head -c 48 /dev/urandom | base64 -w0 >"$SIGNING_KEY_FILE")
+fi
+export Auth__SigningKey
+Auth__SigningKey=$(<"$SIGNING_KEY_FILE")
+
 log() { printf '[run] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 

@@ -1,4 +1,5 @@
 using Microsoft.AspNetCore.Server.Kestrel.Core;
+using Supermarket.Api.Access;
 using Supermarket.Api.History;
 using Supermarket.Api.Insights;
 using Supermarket.Api.OpenApi;
@@ -13,6 +14,7 @@ var builder = WebApplication.CreateBuilder(args);
 // had no effect); bind its limits too, so appsettings.json and Kestrel__Limits__* variables set them.
 builder.Services.Configure<KestrelServerOptions>(builder.Configuration.GetSection("Kestrel"));
 builder.AddServiceDefaults();
+builder.AddSupermarketAccess();
 builder.AddPurchaseIngest();
 builder.Services.AddValidatedOptions<InsightOptions>(builder.Configuration, InsightOptions.Section);
 builder.Services.AddValidatedOptions<HistoryOptions>(builder.Configuration, HistoryOptions.Section);
@@ -22,6 +24,7 @@ builder.Services.AddSupermarketSwagger();
 var app = builder.Build();
 app.UseExceptionHandler();
 app.UseStatusCodePages();
+app.UseSupermarketAccess();
 app.UseSupermarketSwagger();
 app.MapDefaultEndpoints();
 app.MapPurchases();

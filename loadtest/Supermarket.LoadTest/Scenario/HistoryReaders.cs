@@ -34,9 +34,11 @@ public sealed class HistoryReaders(HttpClient http, LoadOptions options)
             {
                 var store = _random.Next(1, options.Stores + 1);
                 var customer = (store * 1000) + _random.Next(options.CustomersPerStore);
+                // Each store's manager asks about that store's day and its customers, with a credential of their own.
+                var reader = string.Create(CultureInfo.InvariantCulture, $"manager-{store}");
                 asked.Add(n % 2 == 0
-                    ? AskAsync(StoreDay, string.Create(CultureInfo.InvariantCulture, $"purchases/store/{store}?date={options.Date}"))
-                    : AskAsync(CustomerPurchases, string.Create(CultureInfo.InvariantCulture, $"purchases/customer/{customer}?from={options.Date}&to={options.Date}")));
+                    ? AskAsync(StoreDay, string.Create(CultureInfo.InvariantCulture, $"purchases/store/{store}?date={options.Date}"), reader)
+                    : AskAsync(CustomerPurchases, string.Create(CultureInfo.InvariantCulture, $"purchases/customer/{customer}?from={options.Date}&to={options.Date}"), reader));
             }
         }
         catch (OperationCanceledException)
@@ -55,13 +57,14 @@ public sealed class HistoryReaders(HttpClient http, LoadOptions options)
                 RunSummary.Percentile(latencies, 0.50), RunSummary.Percentile(latencies, 0.99), latencies[^1]);
         })];
 
-    private async Task AskAsync(string question, string path)
+    private async Task AskAsync(string question, string path, string reader)
     {
         var started = Stopwatch.GetTimestamp();
         int status;
         try
         {
-            using var response = await http.GetAsync(path, HttpCompletionOption.ResponseContentRead);
+            using var request = HistoryCredential.Get(path, reader);
+            using var response = await http.SendAsync(request, HttpCompletionOption.ResponseContentRead);
             status = (int)response.StatusCode;
         }
         catch (Exception exception) when (exception is HttpRequestException or TaskCanceledException)

@@ -97,14 +97,18 @@ public sealed class HistoryCheck(HttpClient api, LoadOptions options)
     {
         for (var attempt = 1; ; attempt++)
         {
-            var response = await api.GetAsync(url);
-            if (response.StatusCode is not (HttpStatusCode.ServiceUnavailable or HttpStatusCode.GatewayTimeout) || attempt == MaxAttempts)
+            using var request = HistoryCredential.Get(url, "verifier");
+            var response = await api.SendAsync(request);
+            if (response.StatusCode is not (HttpStatusCode.ServiceUnavailable or HttpStatusCode.GatewayTimeout or HttpStatusCode.TooManyRequests)
+                || attempt == MaxAttempts)
             {
                 return response;
             }
 
+            // Past its reads a minute the API says when to come back.
+            var wait = response.Headers.RetryAfter?.Delta ?? TimeSpan.FromMilliseconds(500);
             response.Dispose();
-            await Task.Delay(TimeSpan.FromMilliseconds(500));
+            await Task.Delay(wait);
         }
     }
 

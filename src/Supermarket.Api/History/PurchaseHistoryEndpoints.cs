@@ -1,6 +1,7 @@
 using MassTransit;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.Extensions.Options;
+using Supermarket.Api.Access;
 using Supermarket.Api.Problems;
 using Supermarket.Api.Purchases;
 using Supermarket.Api.Workers;
@@ -10,22 +11,27 @@ using Supermarket.Contracts.History;
 namespace Supermarket.Api.History;
 
 /// <summary>What was bought at a store on a day, and what a customer bought: served by the Purchases writer, which
-/// owns the purchases, a page at a time.</summary>
+/// owns the purchases, a page at a time. Personal data: only analysts may read it, at most History:ReadsPerMinute
+/// pages a minute each, and every read is logged with who asked.</summary>
 public static class PurchaseHistoryEndpoints
 {
     public static IEndpointRouteBuilder MapPurchaseHistory(this IEndpointRouteBuilder app)
     {
-        var purchases = app.MapGroup("/purchases").WithTags("Purchase history");
+        var purchases = app.MapGroup("/purchases").WithTags("Purchase history")
+            .RequireAuthorization(AccessSetup.ReadHistory)
+            .RequireRateLimiting(AccessSetup.HistoryReads);
         purchases.MapGet("/store/{storeID}", PurchasesAtStore)
             .WithName("PurchasesAtStore")
             .WithSummary("A store's purchases on one day, newest first, a page at a time.")
             .WithDescription("Pass a page's `continuation` back unchanged, with the same path and date, for the next page; it is null on the last page.")
-            .ProducesWorkerAnswer<PurchaseHistoryResponse>();
+            .ProducesWorkerAnswer<PurchaseHistoryResponse>()
+            .ProducesProblem(StatusCodes.Status429TooManyRequests);
         purchases.MapGet("/customer/{custID}", PurchasesOfCustomer)
             .WithName("PurchasesOfCustomer")
             .WithSummary("A customer's purchases, newest first, optionally between two dates, a page at a time.")
             .WithDescription("`from` and `to` (yyyyMMdd) both include their day. Pass a page's `continuation` back unchanged for the next page; it is null on the last page.")
-            .ProducesWorkerAnswer<PurchaseHistoryResponse>();
+            .ProducesWorkerAnswer<PurchaseHistoryResponse>()
+            .ProducesProblem(StatusCodes.Status429TooManyRequests);
         return app;
     }
 
@@ -80,9 +86,13 @@ public static class PurchaseHistoryEndpoints
 
     private static Task<IResult> AskAsync<TQuestion>(HttpContext http, IRequestClient<TQuestion> client, TQuestion question,
         HistoryOptions options, Func<HistoryPosition, string> continuation)
-        where TQuestion : class =>
-        WorkerQuestions.AskAsync(http, client, question, options.QueryTimeout, "Purchases writer", (PurchaseHistoryPage page) =>
+        where TQuestion : class
+    {
+        http.RequestServices.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(PurchaseHistoryEndpoints))
+            .LogInformation("Purchase history read by {Caller}: {Question}", http.User.Identity?.Name, question);
+        return WorkerQuestions.AskAsync(http, client, question, options.QueryTimeout, "Purchases writer", (PurchaseHistoryPage page) =>
             TypedResults.Ok(new PurchaseHistoryResponse(
                 [.. page.Purchases.Select(PurchaseView.From)],
                 page.Next is { } next ? continuation(next) : null)));
+    }
 }

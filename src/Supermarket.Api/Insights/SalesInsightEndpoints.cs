@@ -1,5 +1,6 @@
 using System.Globalization;
 using MassTransit;
+using Supermarket.Api.Access;
 using Microsoft.Extensions.Options;
 using Supermarket.Api.Problems;
 using Supermarket.Api.Purchases;
@@ -13,7 +14,7 @@ public static class SalesInsightEndpoints
 {
     public static IEndpointRouteBuilder MapSalesInsights(this IEndpointRouteBuilder app)
     {
-        var items = app.MapGroup("/items").WithTags("Sales insights");
+        var items = app.MapGroup("/items").WithTags("Sales insights").RequireAuthorization(AccessSetup.AskSales);
         items.MapGet("/store/{storeID}", TopItemsAtStore)
             .WithName("TopItemsAtStore")
             .WithSummary("The 10 best-selling items at a store.")

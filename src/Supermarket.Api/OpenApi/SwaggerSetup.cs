@@ -1,8 +1,12 @@
 using System.Text.Json.Nodes;
+using Microsoft.AspNetCore.Authorization;
+using Microsoft.Extensions.Options;
 using Microsoft.OpenApi;
+using Supermarket.Api.Access;
 using Supermarket.Api.History;
 using Supermarket.Api.Insights;
 using Supermarket.Api.Purchases;
+using Supermarket.Security;
 using Swashbuckle.AspNetCore.SwaggerGen;
 
 namespace Supermarket.Api.OpenApi;
@@ -22,9 +26,20 @@ public static class SwaggerSetup
             });
             swagger.SchemaFilter<Examples>();
             swagger.OperationFilter<RequestBodies>();
+            // Swagger UI's Authorize button takes a credential from the credentials command (README, "Security").
+            swagger.AddSecurityDefinition(BearerScheme, new OpenApiSecurityScheme
+            {
+                Type = SecuritySchemeType.Http,
+                Scheme = "bearer",
+                BearerFormat = "JWT",
+                Description = "A till's or an analyst's credential: `./run.sh credential till 5` or `./run.sh credential analyst NAME`.",
+            });
+            swagger.OperationFilter<Credentials>();
         });
         return services;
     }
+
+    private const string BearerScheme = "Bearer";
 
     public static WebApplication UseSupermarketSwagger(this WebApplication app)
     {
@@ -52,6 +67,21 @@ public static class SwaggerSetup
                     ["application/json"] = new() { Schema = context.SchemaGenerator.GenerateSchema(body.Type, context.SchemaRepository) },
                 },
             };
+        }
+    }
+
+    /// <summary>Declares which operations need a credential: purchase history always, the course's API when
+    /// Auth:RequireForCourseApi is on.</summary>
+    private sealed class Credentials(IOptions<AuthOptions> auth) : IOperationFilter
+    {
+        public void Apply(OpenApiOperation operation, OperationFilterContext context)
+        {
+            var policy = context.ApiDescription.ActionDescriptor.EndpointMetadata.OfType<IAuthorizeData>().Select(data => data.Policy).FirstOrDefault();
+            if (policy == AccessSetup.ReadHistory || (policy is not null && auth.Value.RequireForCourseApi))
+            {
+                operation.Security ??= [];
+                operation.Security.Add(new OpenApiSecurityRequirement { [new OpenApiSecuritySchemeReference(BearerScheme, context.Document)] = [] });
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Options;
+using Supermarket.Api.Access;
 using Supermarket.Api.OpenApi;
 using Supermarket.Api.Problems;
 using Supermarket.Contracts.Catalog;
@@ -9,7 +10,9 @@ public static class PurchaseEndpoints
 {
     public static IEndpointRouteBuilder MapPurchases(this IEndpointRouteBuilder app)
     {
-        var purchases = app.MapGroup("/purchase").WithTags("Purchases");
+        var purchases = app.MapGroup("/purchase").WithTags("Purchases")
+            .RequireAuthorization(AccessSetup.RecordPurchases)
+            .AddEndpointFilter<TillOfTheStore>();
         purchases.MapPost("/{storeID}/customer/{custID}/date/{date}", RecordPurchase)
             .WithName("RecordPurchase")
             .WithSummary("Records one purchase; 201 once the broker has confirmed it.")
@@ -21,6 +24,8 @@ public static class PurchaseEndpoints
             .WithMetadata(new DocumentedRequestBody(typeof(PurchaseBodyExample)))
             .Produces<PurchaseAccepted>(StatusCodes.Status201Created)
             .ProducesValidationProblem()
+            .ProducesProblem(StatusCodes.Status401Unauthorized)
+            .ProducesProblem(StatusCodes.Status403Forbidden)
             .ProducesProblem(StatusCodes.Status413PayloadTooLarge)
             .ProducesProblem(StatusCodes.Status422UnprocessableEntity)
             .ProducesProblem(StatusCodes.Status503ServiceUnavailable);

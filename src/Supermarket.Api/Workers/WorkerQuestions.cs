@@ -13,6 +13,8 @@ public static class WorkerQuestions
     public static RouteHandlerBuilder ProducesWorkerAnswer<TResponse>(this RouteHandlerBuilder endpoint) =>
         endpoint.Produces<TResponse>()
             .ProducesValidationProblem()
+            .ProducesProblem(StatusCodes.Status401Unauthorized)
+            .ProducesProblem(StatusCodes.Status403Forbidden)
             .ProducesProblem(StatusCodes.Status503ServiceUnavailable)
             .ProducesProblem(StatusCodes.Status504GatewayTimeout);
 

@@ -14,7 +14,7 @@ namespace Supermarket.ServiceDefaults.About;
 /// <summary>
 /// <c>/about</c>: which service this is, on what runtime and machine, and the settings it runs with (every section
 /// bound by <c>AddValidatedOptions</c>, defaults and overrides alike), so a load test report can name the system it
-/// measured. Passwords are left out, also from connection strings.
+/// measured. Passwords and signing keys are left out, also from connection strings.
 /// </summary>
 public static class AboutEndpoint
 {
@@ -51,7 +51,8 @@ public static class AboutEndpoint
     {
         foreach (var (name, value) in section.ToList())
         {
-            if (name.Contains("password", StringComparison.OrdinalIgnoreCase) || name.Contains("secret", StringComparison.OrdinalIgnoreCase))
+            if (name.Contains("password", StringComparison.OrdinalIgnoreCase) || name.Contains("secret", StringComparison.OrdinalIgnoreCase)
+                || name.Contains("signingKey", StringComparison.OrdinalIgnoreCase))
             {
                 section.Remove(name);
             }

@@ -48,6 +48,14 @@ public sealed class SupermarketSystem : IAsyncLifetime
         await WaitUntilReadyAsync(Api);
     }
 
+    /// <summary>A client of the running API with the given credential (a JWT), or none.</summary>
+    public HttpClient ClientWith(string? credential)
+    {
+        var client = _api!.CreateClient();
+        client.DefaultRequestHeaders.Authorization = credential is null ? null : new System.Net.Http.Headers.AuthenticationHeaderValue("Bearer", credential);
+        return client;
+    }
+
     public async Task StopStoreAsync()
     {
         await StopAsync(_store);
@@ -145,6 +153,14 @@ public sealed class SupermarketSystem : IAsyncLifetime
 
     public sealed class ApiFactory(Dictionary<string, string?> settings) : WebApplicationFactory<Program>
     {
+        /// <summary>Every client carries an analyst's credential: purchase history needs one, and the course's open
+        /// API ignores it. AccessTests take it off where the point is its absence.</summary>
+        protected override void ConfigureClient(HttpClient client)
+        {
+            base.ConfigureClient(client);
+            client.DefaultRequestHeaders.Authorization = new System.Net.Http.Headers.AuthenticationHeaderValue("Bearer", TestSettings.Analyst());
+        }
+
         protected override void ConfigureWebHost(IWebHostBuilder builder)
         {
             foreach (var (key, value) in settings)

@@ -1,3 +1,5 @@
+using Supermarket.Security;
+
 namespace Supermarket.IntegrationTests.Infrastructure;
 
 /// <summary>The real services, as scripts/services.sh starts them, but a vhost and a database of the tests' own,
@@ -17,6 +19,13 @@ public static class TestSettings
     /// has no management rights.</summary>
     public const string BrokerAdmin = "supermarket_admin";
     public const string BrokerAdminPassword = "supermarket-admin-local";
+
+    /// <summary>This run's key for local credentials (Auth:SigningKey), as ./run.sh makes one per machine.</summary>
+    public static readonly AuthOptions Auth = new() { SigningKey = LocalCredentials.NewSigningKey() };
+
+    public static string Till(int store) => LocalCredentials.ForTill(Auth, store, TimeSpan.FromHours(1));
+
+    public static string Analyst(string name = "tests") => LocalCredentials.ForAnalyst(Auth, name, TimeSpan.FromHours(1));
 
     public static readonly string CheckpointDirectory = Path.Combine(Path.GetTempPath(), $"supermarket-tests-{Environment.ProcessId}");
 
@@ -47,6 +56,7 @@ public static class TestSettings
         ["Broker:Username"] = User,
         ["Broker:Password"] = Password,
         ["Broker:PersistentDelivery"] = persistent ? "true" : "false",
+        ["Auth:SigningKey"] = Auth.SigningKey,
         // Longer than the tests' database stalls (ConnectionLossTests): a command a stall holds is still waiting when
         // the test looks, instead of ended by the driver's default of 30 s, which would hide what waits for it.
         ["Database:ConnectionString"] = $"{ConnectionString()};Default Command Timeout=120",
@@ -56,6 +66,8 @@ public static class TestSettings
         ["Writer:BatchConcurrency"] = "2",
         // Small pages, so the history tests cross several page boundaries with a handful of purchases.
         ["History:PageSize"] = "4",
+        // The tests read many small pages as one analyst; AccessTests set a limit of their own.
+        ["History:ReadsPerMinute"] = "100000",
         ["Logging:LogLevel:Default"] = "Warning",
         // A folder of this test run's own: a checkpoint from another run names another database and would be
         // ignored anyway, but would cost a rebuild.

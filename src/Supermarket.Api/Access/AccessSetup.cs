@@ -1,0 +1,110 @@
+using System.Globalization;
+using System.Threading.RateLimiting;
+using Microsoft.AspNetCore.Authentication.JwtBearer;
+using Microsoft.AspNetCore.Authorization;
+using Microsoft.Extensions.Options;
+using Supermarket.Api.History;
+using Supermarket.Security;
+using Supermarket.ServiceDefaults.Configuration;
+
+namespace Supermarket.Api.Access;
+
+/// <summary>
+/// Who may do what, the ASP.NET Core way: JwtBearer reads the caller's credential (<see cref="LocalCredentials"/>, or
+/// an identity provider's), and one authorization policy per kind of question decides. Purchase history, personal
+/// data that the course's API never had, always needs an analyst; the course's API (POST, the sales questions) needs a
+/// till of the store or an analyst only with <c>Auth:RequireForCourseApi</c>, so the course's unchanged clients keep
+/// working on a local run. History reads are rate-limited per caller.
+/// </summary>
+public static class AccessSetup
+{
+    public const string RecordPurchases = "record-purchases";
+    public const string AskSales = "ask-sales";
+    public const string ReadHistory = "read-history";
+
+    /// <summary>The rate limiter's policy for history reads (<c>History:ReadsPerMinute</c> per caller).</summary>
+    public const string HistoryReads = "history-reads";
+
+    public static WebApplicationBuilder AddSupermarketAccess(this WebApplicationBuilder builder)
+    {
+        builder.Services.AddValidatedOptions<AuthOptions>(builder.Configuration, AuthOptions.Section)
+            .Validate(auth => !auth.RequireForCourseApi || auth.AcceptsCredentials,
+                "Auth:RequireForCourseApi needs Auth:SigningKey or Auth:Authority: without either no credential could be accepted.");
+        builder.Services.AddAuthentication(JwtBearerDefaults.AuthenticationScheme).AddJwtBearer();
+        builder.Services.AddOptions<JwtBearerOptions>(JwtBearerDefaults.AuthenticationScheme).Configure<IOptions<AuthOptions>>((bearer, auth) =>
+        {
+            // Claims keep the names they have in the token (role, store), rather than being mapped to WS-* URIs.
+            bearer.MapInboundClaims = false;
+            bearer.TokenValidationParameters = LocalCredentials.ValidationParameters(auth.Value);
+            if (auth.Value.Authority is { Length: > 0 } authority)
+            {
+                bearer.Authority = authority;
+            }
+        });
+        builder.Services.AddAuthorization();
+        builder.Services.AddOptions<AuthorizationOptions>().Configure<IOptions<AuthOptions>>((authorization, auth) =>
+        {
+            var courseApiOpen = !auth.Value.RequireForCourseApi;
+            authorization.AddPolicy(RecordPurchases, policy => Either(policy, courseApiOpen, Roles.Till));
+            authorization.AddPolicy(AskSales, policy => Either(policy, courseApiOpen, Roles.Analyst));
+            authorization.AddPolicy(ReadHistory, policy => policy.RequireRole(Roles.Analyst));
+        });
+        builder.Services.AddRateLimiter(limiter =>
+        {
+            limiter.AddPolicy(HistoryReads, http =>
+            {
+                var perMinute = http.RequestServices.GetRequiredService<IOptions<HistoryOptions>>().Value.ReadsPerMinute;
+                return RateLimitPartition.GetTokenBucketLimiter(http.User.Identity?.Name ?? "", _ => new TokenBucketRateLimiterOptions
+                {
+                    TokenLimit = perMinute,
+                    TokensPerPeriod = perMinute,
+                    ReplenishmentPeriod = TimeSpan.FromMinutes(1),
+                    QueueLimit = 0,
+                });
+            });
+            limiter.OnRejected = (rejected, _) =>
+            {
+                var retryAfter = rejected.Lease.TryGetMetadata(MetadataName.RetryAfter, out var wait) ? wait : TimeSpan.FromMinutes(1);
+                rejected.HttpContext.Response.Headers.RetryAfter = ((int)Math.Ceiling(retryAfter.TotalSeconds)).ToString(CultureInfo.InvariantCulture);
+                return new ValueTask(TypedResults.Problem(
+                    detail: "Too many purchase history reads; retry after the time in Retry-After.",
+                    statusCode: StatusCodes.Status429TooManyRequests, title: "Too many requests.").ExecuteAsync(rejected.HttpContext));
+            };
+        });
+        return builder;
+    }
+
+    /// <summary>After the status-code pages, so a 401 or 403 gets its problem+json body like any other client error.</summary>
+    public static WebApplication UseSupermarketAccess(this WebApplication app)
+    {
+        app.UseAuthentication();
+        app.UseAuthorization();
+        app.UseRateLimiter();
+        var auth = app.Services.GetRequiredService<IOptions<AuthOptions>>().Value;
+        if (!auth.RequireForCourseApi)
+        {
+            app.Logger.LogWarning("The course's API (POST /purchase, GET /items) is open to anyone who can reach this port " +
+                "(Auth:RequireForCourseApi is false); purchase history needs an analyst's credential");
+        }
+
+        if (!auth.AcceptsCredentials)
+        {
+            app.Logger.LogWarning("Neither Auth:SigningKey nor Auth:Authority is set: no credential is accepted, and purchase history answers 401 to everyone");
+        }
+
+        return app;
+    }
+
+    /// <summary>Anyone while the course's API is open; otherwise a credential with the role.</summary>
+    private static void Either(AuthorizationPolicyBuilder policy, bool open, string role)
+    {
+        if (open)
+        {
+            policy.RequireAssertion(_ => true);
+        }
+        else
+        {
+            policy.RequireRole(role);
+        }
+    }
+}

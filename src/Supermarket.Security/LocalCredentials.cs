@@ -1,0 +1,58 @@
+using System.Security.Claims;
+using System.Security.Cryptography;
+using Microsoft.IdentityModel.JsonWebTokens;
+using Microsoft.IdentityModel.Tokens;
+
+namespace Supermarket.Security;
+
+/// <summary>
+/// Credentials signed with <see cref="AuthOptions.SigningKey"/>: JWTs (HMAC-SHA256) that the API's JwtBearer
+/// handler validates with <see cref="ValidationParameters"/>. For local runs, the tests and the load test; a real
+/// deployment may use an identity provider (<see cref="AuthOptions.Authority"/>) instead.
+/// </summary>
+public static class LocalCredentials
+{
+    /// <summary>A new signing key: base64 of 48 random bytes.</summary>
+    public static string NewSigningKey() => Convert.ToBase64String(RandomNumberGenerator.GetBytes(48));
+
+    public static string ForTill(AuthOptions options, int store, TimeSpan lifetime) =>
+        Issue(options, $"till-{store}", Roles.Till, lifetime, new Claim(Claims.Store, store.ToString(System.Globalization.CultureInfo.InvariantCulture), ClaimValueTypes.Integer32));
+
+    public static string ForAnalyst(AuthOptions options, string name, TimeSpan lifetime) =>
+        Issue(options, name, Roles.Analyst, lifetime);
+
+    public static TokenValidationParameters ValidationParameters(AuthOptions options) => new()
+    {
+        ValidIssuer = options.Issuer,
+        ValidAudience = options.Audience,
+        IssuerSigningKey = string.IsNullOrEmpty(options.SigningKey) ? null : Key(options.SigningKey),
+        NameClaimType = Claims.Subject,
+        RoleClaimType = Claims.Role,
+    };
+
+    private static string Issue(AuthOptions options, string subject, string role, TimeSpan lifetime, params Claim[] more)
+    {
+        var key = options.SigningKey is { Length: > 0 } signingKey
+            ? Key(signingKey)
+            : throw new InvalidOperationException($"{AuthOptions.Section}:{nameof(AuthOptions.SigningKey)} is not set: there is no key to sign a local credential with.");
+        var now = DateTime.UtcNow;
+        return new JsonWebTokenHandler().CreateToken(new SecurityTokenDescriptor
+        {
+            Issuer = options.Issuer,
+            Audience = options.Audience,
+            Subject = new ClaimsIdentity([new Claim(Claims.Subject, subject), new Claim(Claims.Role, role), .. more]),
+            NotBefore = now,
+            IssuedAt = now,
+            Expires = now + lifetime,
+            SigningCredentials = new SigningCredentials(key, SecurityAlgorithms.HmacSha256),
+        });
+    }
+
+    private static SymmetricSecurityKey Key(string base64)
+    {
+        var bytes = Convert.FromBase64String(base64);
+        return bytes.Length >= 32
+            ? new SymmetricSecurityKey(bytes)
+            : throw new InvalidOperationException($"{AuthOptions.Section}:{nameof(AuthOptions.SigningKey)} must be at least 32 bytes (base64).");
+    }
+}
