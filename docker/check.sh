@@ -11,6 +11,6 @@ if ! command -v docker-compose >/dev/null 2>&1; then
 fi
 RABBITMQ_ERLANG_COOKIE=check RABBITMQ_ADMIN_USER=check RABBITMQ_ADMIN_PASSWORD=check RABBITMQ_USER=check RABBITMQ_PASSWORD=check \
   RABBITMQ_MONITOR_USER=check RABBITMQ_MONITOR_PASSWORD=check MYSQL_USER=check MYSQL_PASSWORD=check MYSQL_READER_USER=check \
-  MYSQL_READER_PASSWORD=check MYSQL_ROOT_PASSWORD=check \
+  MYSQL_READER_PASSWORD=check MYSQL_ROOT_PASSWORD=check SUPERMARKET_SIGNING_KEY=check \
   docker-compose -p supermarket -f "$ROOT/docker/compose.yaml" config --quiet
 echo "docker/compose.yaml is valid"

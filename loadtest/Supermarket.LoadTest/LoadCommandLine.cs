@@ -82,6 +82,11 @@ public sealed class LoadCommandLine
 
     private readonly Option<string?> _reports = new("--reports") { Description = "where the reports go (loadtest/reports/<time>)" };
     private readonly Option<bool> _noVerify = new("--no-verify") { Description = "skip the MySQL and GET verification" };
+    private readonly Option<bool> _tillCredentials = new("--till-credentials")
+    {
+        Description = "each store's POSTs carry its till's credential, issued with Auth__SigningKey (an API with Auth:RequireForCourseApi)",
+    };
+
     private readonly Option<bool> _checkEveryStore = new("--check-every-store") { Description = "verify every store's answers, not a store from each time zone" };
     private readonly Option<int> _verifyTimeout = AtLeast("--verify-timeout",
         "seconds the verification waits without progress: while purchases are still being stored or counted it waits on",
@@ -128,7 +133,7 @@ public sealed class LoadCommandLine
         {
             _stores, _customersPerStore, _maxItemId, _purchasesPerHour, _itemsPerPurchase, _date, _url, _hours, _simulation, _rate, _rampFrom,
             _maxInFlight, _warmUp, _thresholds, _label, _plain, _seed, _historyQueries, _retryFor, _runId, _reports, _noVerify, _checkEveryStore,
-            _verifyTimeout, _database, _brokerManagement, _brokerVirtualHost, _workers, compare,
+            _tillCredentials, _verifyTimeout, _database, _brokerManagement, _brokerVirtualHost, _workers, compare,
         };
         Command.SetAction((parsed, cancel) => new LoadRun(Read(parsed)).RunAsync());
     }
@@ -159,6 +164,7 @@ public sealed class LoadCommandLine
         RunId = parsed.GetValue(_runId)!,
         ReportsDirectory = parsed.GetValue(_reports),
         Verify = !parsed.GetValue(_noVerify),
+        TillCredentials = parsed.GetValue(_tillCredentials),
         CheckEveryStore = parsed.GetValue(_checkEveryStore),
         VerifyTimeout = TimeSpan.FromSeconds(parsed.GetValue(_verifyTimeout)),
         Database = parsed.GetValue(_database)!,

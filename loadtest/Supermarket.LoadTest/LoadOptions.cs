@@ -1,3 +1,4 @@
+using Supermarket.Security;
 using Supermarket.LoadTest.Scenario;
 using Supermarket.LoadTest.Thresholds;
 
@@ -60,6 +61,14 @@ public sealed record LoadOptions
     /// <summary>Verify every store's answers, not three sampled ones. With --max-item-id 10 a store's top 10 is its
     /// whole row of the matrix, so the whole matrix is compared with MySQL (the chaos run does this).</summary>
     public bool CheckEveryStore { get; init; }
+
+    /// <summary>Each store's POSTs carry its till's credential (for an API with Auth:RequireForCourseApi); off, they
+    /// are anonymous, as the course's clients send them.</summary>
+    public bool TillCredentials { get; init; }
+
+    /// <summary>What the credentials it sends are issued with: the <c>Auth__*</c> environment variables, as the API
+    /// reads them; none without a signing key.</summary>
+    public AuthOptions? Credentials { get; init; } = AuthOptions.FromEnvironment() is { SigningKey.Length: > 0 } auth ? auth : null;
     public string? ReportsDirectory { get; init; }
     public bool Verify { get; init; } = true;
 

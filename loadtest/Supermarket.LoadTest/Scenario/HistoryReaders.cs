@@ -63,7 +63,7 @@ public sealed class HistoryReaders(HttpClient http, LoadOptions options)
         int status;
         try
         {
-            using var request = HistoryCredential.Get(path, reader);
+            using var request = IssuedCredentials.HistoryRead(path, reader, options.Credentials);
             using var response = await http.SendAsync(request, HttpCompletionOption.ResponseContentRead);
             status = (int)response.StatusCode;
         }

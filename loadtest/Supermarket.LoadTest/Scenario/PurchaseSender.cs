@@ -64,6 +64,11 @@ public sealed class PurchaseSender(HttpClient http, RequestLog log, SalesTally t
             request.Headers.Add("Idempotency-Key", key);
         }
 
+        if (options.TillCredentials)
+        {
+            request.Headers.Authorization = IssuedCredentials.Till(purchase.StoreId, options.Credentials);
+        }
+
         var start = Stopwatch.GetTimestamp();
         int status;
         TimeSpan? retryAfter = null;

@@ -97,7 +97,7 @@ public sealed class HistoryCheck(HttpClient api, LoadOptions options)
     {
         for (var attempt = 1; ; attempt++)
         {
-            using var request = HistoryCredential.Get(url, "verifier");
+            using var request = IssuedCredentials.HistoryRead(url, "verifier", options.Credentials);
             var response = await api.SendAsync(request);
             if (response.StatusCode is not (HttpStatusCode.ServiceUnavailable or HttpStatusCode.GatewayTimeout or HttpStatusCode.TooManyRequests)
                 || attempt == MaxAttempts)

@@ -22,6 +22,7 @@ public sealed partial class ComposeFileTests
     {
         typeof(BrokerOptions), typeof(DatabaseOptions), typeof(CatalogOptions), typeof(IngestOptions),
         typeof(InsightOptions), typeof(WriterOptions), typeof(AggregatorOptions), typeof(TelemetryOptions),
+        typeof(Supermarket.Security.AuthOptions),
     }.ToDictionary(type => (string)type.GetField("Section")!.GetValue(null)!);
 
     private static readonly string[] Lines = ComposeFile.Lines;
