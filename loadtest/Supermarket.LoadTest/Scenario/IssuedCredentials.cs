@@ -20,14 +20,25 @@ public static class IssuedCredentials
     public static HttpRequestMessage HistoryRead(string path, string reader, AuthOptions? auth)
     {
         var request = new HttpRequestMessage(HttpMethod.Get, path);
-        if (auth is not null)
+        if (Analyst(reader, auth) is { } credential)
         {
-            request.Headers.Authorization = Issued.GetOrAdd($"{auth.SigningKey} analyst {reader}",
-                _ => new AuthenticationHeaderValue("Bearer", LocalCredentials.ForAnalyst(auth, reader, Lifetime)));
+            request.Headers.Authorization = credential;
         }
 
         return request;
     }
+
+    /// <summary>What the load test's client sends by default: with the course's API closed (<c>--till-credentials</c>)
+    /// its sales questions need an analyst too, the live dashboard's and the verification's (each POST carries its
+    /// till's credential instead); open, nothing, as the course's clients send.</summary>
+    public static AuthenticationHeaderValue? ForSalesQuestions(LoadOptions options) =>
+        options.TillCredentials ? Analyst("loadtest", options.Credentials) : null;
+
+    /// <summary>An analyst's credential; null without a key.</summary>
+    private static AuthenticationHeaderValue? Analyst(string name, AuthOptions? auth) =>
+        auth is not null
+            ? Issued.GetOrAdd($"{auth.SigningKey} analyst {name}", _ => new AuthenticationHeaderValue("Bearer", LocalCredentials.ForAnalyst(auth, name, Lifetime)))
+            : null;
 
     /// <summary>The store's till's credential; null without a key.</summary>
     public static AuthenticationHeaderValue? Till(int store, AuthOptions? auth) =>

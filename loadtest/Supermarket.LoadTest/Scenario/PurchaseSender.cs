@@ -100,6 +100,10 @@ public sealed class PurchaseSender(HttpClient http, RequestLog log, SalesTally t
         {
             BaseAddress = options.Url,
             Timeout = TimeSpan.FromSeconds(30),
-            DefaultRequestHeaders = { Accept = { new MediaTypeWithQualityHeaderValue("application/json") } },
+            DefaultRequestHeaders =
+            {
+                Accept = { new MediaTypeWithQualityHeaderValue("application/json") },
+                Authorization = IssuedCredentials.ForSalesQuestions(options),
+            },
         };
 }
