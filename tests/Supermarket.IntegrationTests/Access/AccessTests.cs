@@ -97,15 +97,21 @@ public sealed class AccessTests(SupermarketSystem system)
 
     private static async Task<HttpResponseMessage> PostAsync(SupermarketSystem.ApiFactory api, string? credential, string path, string body)
     {
-        using var client = api.CreateClient();
-        client.DefaultRequestHeaders.Authorization = credential is null ? null : new("Bearer", credential);
+        using var client = ClientWith(api, credential);
         return await Purchases.PostAsync(client, path, body);
     }
 
     private static async Task<HttpResponseMessage> GetAsync(SupermarketSystem.ApiFactory api, string? credential, string path)
     {
-        using var client = api.CreateClient();
-        client.DefaultRequestHeaders.Authorization = credential is null ? null : new("Bearer", credential);
+        using var client = ClientWith(api, credential);
         return await client.GetAsync(path);
+    }
+
+    /// <summary>A client of that API with the given credential, or none (not the tests' default analyst).</summary>
+    private static HttpClient ClientWith(SupermarketSystem.ApiFactory api, string? credential)
+    {
+        var client = api.CreateClient();
+        client.DefaultRequestHeaders.Authorization = credential is null ? null : new("Bearer", credential);
+        return client;
     }
 }
