@@ -31,6 +31,26 @@ fi
 export Auth__SigningKey
 Auth__SigningKey=$(<"$SIGNING_KEY_FILE")
 
+# Each process runs as its own broker and database users (README, "Security"), from the accounts scripts/services.sh
+# made on this machine, given in its environment: never on a command line.
+ACCOUNTS=$STATE/accounts.json
+use_accounts() { # project
+  local broker database=""
+  case $1 in
+    Api) broker="broker-api" ;;
+    PurchasesWriter) broker="broker-writer" database="database-writer" ;;
+    SalesAggregator) broker="broker-aggregator" database="database-reader" ;;
+  esac
+  export Broker__Username Broker__Password
+  Broker__Username=$(jq -er --arg k "$broker" '.[$k].user' "$ACCOUNTS")
+  Broker__Password=$(jq -er --arg k "$broker" '.[$k].password' "$ACCOUNTS")
+  if [ -n "$database" ]; then
+    export Database__User Database__Password
+    Database__User=$(jq -er --arg k "$database" '.[$k].user' "$ACCOUNTS")
+    Database__Password=$(jq -er --arg k "$database" '.[$k].password' "$ACCOUNTS")
+  fi
+}
+
 log() { printf '[run] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
@@ -105,7 +125,7 @@ start_app() { # name
   [ "$project" = SalesAggregator ] && args+=(--Aggregator:CheckpointDirectory "$STATE/store")
   local bin=$ROOT/src/Supermarket.$project/bin/$CONFIGURATION/net10.0
   # The content root is the output folder, where appsettings.json is copied.
-  (cd "$bin" && exec setsid dotnet "Supermarket.$project.dll" "${args[@]}" >>"$LOGS/$name.log" 2>&1 </dev/null) &
+  (use_accounts "$project" && cd "$bin" && exec setsid dotnet "Supermarket.$project.dll" "${args[@]}" >>"$LOGS/$name.log" 2>&1 </dev/null) &
   echo $! >"$pidfile"
   log "$name started (pid $!, log $LOGS/$name.log)"
 }

@@ -22,21 +22,11 @@ STATE=${SUPERMARKET_STATE_DIR:-$ROOT/.local}
 
 RABBIT_PORT=${RABBITMQ_PORT:-5672}
 RABBIT_MGMT_PORT=${RABBITMQ_MANAGEMENT_PORT:-15672}
-# Three RabbitMQ users: the applications' (AMQP only, no management tags), a monitoring one that may only read
-# (the load test's queue depths), and an administrator for the tests' and scripts' resets. Loopback only.
-RABBIT_USER=${RABBITMQ_USER:-supermarket}
-RABBIT_PASSWORD=${RABBITMQ_PASSWORD:-supermarket-local}
-RABBIT_MONITOR_USER=${RABBITMQ_MONITOR_USER:-supermarket_monitor}
-RABBIT_MONITOR_PASSWORD=${RABBITMQ_MONITOR_PASSWORD:-supermarket-monitor-local}
-RABBIT_ADMIN_USER=${RABBITMQ_ADMIN_USER:-supermarket_admin}
-RABBIT_ADMIN_PASSWORD=${RABBITMQ_ADMIN_PASSWORD:-supermarket-admin-local}
 DB_PORT=${MYSQL_PORT:-3306}
 DB_NAME=${MYSQL_DATABASE:-supermarket}
-DB_USER=${MYSQL_USER:-supermarket}
-DB_PASSWORD=${MYSQL_PASSWORD:-supermarket-local}
-# The aggregator's user: it only reads the sales ledger (README, "Guarantees").
-DB_READER=${MYSQL_READER_USER:-supermarket_reader}
-DB_READER_PASSWORD=${MYSQL_READER_PASSWORD:-supermarket-reader-local}
+# The writer grants its sales ledger (sales_ledger, ledger_identity) to this role and nothing else (its migration
+# 0005); the aggregator's user has this role only.
+DB_LEDGER_ROLE=supermarket_ledger_reader
 
 RABBIT_DIR=$STATE/rabbitmq
 DB_DIR=$STATE/mariadb
@@ -98,6 +88,44 @@ install_missing() { # packages (default: the broker, the database and the tools 
   [ -z "$guard" ] || rm -f "$guard"
 }
 
+# ---------------------------------------------------------------- accounts
+
+# Who may do what (README, "Security"): a broker user per service, each allowed only what its service needs; a
+# monitoring user that reads queue depths and nothing else; an administrator for the scripts' and tests' resets; the
+# writer's database user (its schema) and the aggregator's (the sales ledger only). Their passwords are made at random
+# once per machine and kept in $ACCOUNTS (mode 600), where scripts/apps.sh, the load test and the tests read them: no
+# password is known beyond this machine, so none can be left at a default in a deployment. RABBITMQ_<ACCOUNT>_USER,
+# RABBITMQ_<ACCOUNT>_PASSWORD, MYSQL_USER, MYSQL_PASSWORD, MYSQL_READER_USER and MYSQL_READER_PASSWORD override them.
+ACCOUNTS=$STATE/accounts.json
+
+# Keeps an account's password across runs unless one is given; never on a command line (jq reads it from its
+# environment).
+account() { # key user [password]
+  local password=${3:-}
+  [ -n "$password" ] || password=$(jq -r --arg k "$1" '.[$k].password // empty' "$ACCOUNTS")
+  [ -n "$password" ] || password=$(head -c 600 /dev/urandom | tr -dc 'A-Za-z0-9' | head -c 32)
+  (umask 077 && ACCOUNT_PASSWORD=$password jq --arg k "$1" --arg u "$2" '.[$k] = {user: $u, password: $ENV.ACCOUNT_PASSWORD}' \
+    "$ACCOUNTS" >"$ACCOUNTS.new")
+  mv "$ACCOUNTS.new" "$ACCOUNTS"
+}
+
+accounts_ensure() {
+  mkdir -p "$STATE"
+  [ -s "$ACCOUNTS" ] || (umask 077 && echo '{}' >"$ACCOUNTS")
+  account broker-api "${RABBITMQ_API_USER:-supermarket_api}" "${RABBITMQ_API_PASSWORD:-}"
+  account broker-writer "${RABBITMQ_WRITER_USER:-supermarket_writer}" "${RABBITMQ_WRITER_PASSWORD:-}"
+  account broker-aggregator "${RABBITMQ_AGGREGATOR_USER:-supermarket_aggregator}" "${RABBITMQ_AGGREGATOR_PASSWORD:-}"
+  account broker-monitor "${RABBITMQ_MONITOR_USER:-supermarket_monitor}" "${RABBITMQ_MONITOR_PASSWORD:-}"
+  account broker-admin "${RABBITMQ_ADMIN_USER:-supermarket_admin}" "${RABBITMQ_ADMIN_PASSWORD:-}"
+  account database-writer "${MYSQL_USER:-supermarket}" "${MYSQL_PASSWORD:-}"
+  account database-reader "${MYSQL_READER_USER:-supermarket_reader}" "${MYSQL_READER_PASSWORD:-}"
+}
+
+account_user() { jq -er --arg k "$1" '.[$k].user' "$ACCOUNTS"; }
+
+# A string literal for SQL: whatever a name or password holds stays data.
+sql_string() { local s=${1//\\/\\\\}; printf "'%s'" "${s//\'/\'\'}"; }
+
 # ---------------------------------------------------------------- RabbitMQ
 
 # One node (BROKER_NODES=1, the default): rabbit@localhost, state in .local/rabbitmq. A cluster (BROKER_NODES=3):
@@ -157,26 +185,6 @@ EOF
     # someone restarts it by hand, as measured in the node-pause scenario). Quorum queues stay consistent either way.
     printf 'cluster_partition_handling = autoheal\nnet_ticktime = 10\n' >>"$NODE_DIR/rabbitmq.conf"
   fi
-  # Users, vhosts and permissions live in the cluster's metadata: the first node loads them, the others join it.
-  ((NODE > 1)) && return
-  echo "load_definitions = $NODE_DIR/definitions.json" >>"$NODE_DIR/rabbitmq.conf"
-  cat >"$NODE_DIR/definitions.json" <<EOF
-{
-  "vhosts": [{"name": "/"}, {"name": "supermarket-test"}],
-  "users": [
-    {"name": "$RABBIT_USER", "password": "$RABBIT_PASSWORD", "tags": []},
-    {"name": "$RABBIT_MONITOR_USER", "password": "$RABBIT_MONITOR_PASSWORD", "tags": ["monitoring"]},
-    {"name": "$RABBIT_ADMIN_USER", "password": "$RABBIT_ADMIN_PASSWORD", "tags": ["administrator"]}
-  ],
-  "permissions": [
-    {"user": "$RABBIT_USER", "vhost": "/", "configure": ".*", "write": ".*", "read": ".*"},
-    {"user": "$RABBIT_USER", "vhost": "supermarket-test", "configure": ".*", "write": ".*", "read": ".*"},
-    {"user": "$RABBIT_MONITOR_USER", "vhost": "/", "configure": "", "write": "", "read": ".*"},
-    {"user": "$RABBIT_ADMIN_USER", "vhost": "/", "configure": ".*", "write": ".*", "read": ".*"},
-    {"user": "$RABBIT_ADMIN_USER", "vhost": "supermarket-test", "configure": ".*", "write": ".*", "read": ".*"}
-  ]
-}
-EOF
 }
 
 # Erlang's port mapper, started here rather than by a node, so that `down` stops it by its PID.
@@ -273,8 +281,49 @@ rabbit_down() {
   rm -f "$RABBIT_DIR/epmd.pid"
 }
 
+# What each service's broker user may configure, write and read: regular expressions over the names of exchanges and
+# queues (RabbitMQ does not tell the two apart by name). Topology.cs names the system's own; MassTransit names each
+# process's reply endpoint <machine>_<process>_bus_<id>, the exchange of a message type Supermarket.Contracts.<Area>:<Type>
+# and of its faults MassTransit:Fault--<type>--. The API may publish purchases and questions and read its replies, and
+# nothing of the workers': it can neither delete nor purge the writer's queue (docs/reliability.md, "Who may do what").
+BUS_ENDPOINT='[A-Za-z0-9]*_[A-Za-z0-9]*_bus_[A-Za-z0-9]+'
+PURCHASE_FANOUTS='supermarket\.purchase-(batch-)?recorded'
+FAULTS='MassTransit:Fault(--.+)?'
+API_NAMES="^($PURCHASE_FANOUTS|Supermarket\\.Contracts\\.(Purchases|History|Sales):[A-Za-z]+|$BUS_ENDPOINT)\$"
+API_REPLIES="^$BUS_ENDPOINT\$"
+WRITER_NAMES="^(supermarket\\.purchases\\.[a-z_.-]+|$PURCHASE_FANOUTS|Supermarket\\.Contracts\\.(Purchases|History):[A-Za-z]+|$FAULTS|$BUS_ENDPOINT)\$"
+AGGREGATOR_NAMES="^(supermarket\\.store\\.[a-z_.-]+|Supermarket\\.Contracts\\.Sales:[A-Za-z]+|$FAULTS|$BUS_ENDPOINT)\$"
+
+# Users, vhosts and permissions, imported into the running cluster's metadata (once is enough for every node): the
+# accounts and nothing else, so a user no longer listed (RabbitMQ's own guest, the shared user of earlier versions)
+# is deleted. Passwords go from the accounts file to rabbitmqctl's standard input.
+rabbit_provision() {
+  rabbit_node "$( ((BROKER_NODES == 1)) && echo 0 || echo 1)"
+  jq --arg api "$API_NAMES" --arg replies "$API_REPLIES" --arg writer "$WRITER_NAMES" --arg aggregator "$AGGREGATOR_NAMES" '
+    def may(c; w; r): {configure: c, write: w, read: r};
+    {"broker-api": may($api; $api; $replies), "broker-writer": may($writer; $writer; $writer),
+     "broker-aggregator": may($aggregator; $aggregator; $aggregator), "broker-monitor": may(""; ""; ""),
+     "broker-admin": may(".*"; ".*"; ".*")} as $rights
+    | {"broker-monitor": ["monitoring"], "broker-admin": ["administrator"]} as $tags
+    | [to_entries[] | select($rights[.key])] as $accounts
+    | {vhosts: [{name: "/"}, {name: "supermarket-test"}],
+       users: [$accounts[] | {name: .value.user, password: .value.password, tags: ($tags[.key] // [] | join(","))}],
+       permissions: [$accounts[] as $a | ("/", "supermarket-test") as $vhost | {user: $a.value.user, vhost: $vhost} + $rights[$a.key]]}' \
+    "$ACCOUNTS" | rabbitmqctl -q import_definitions --format json >/dev/null
+  local user
+  rabbitmqctl -q list_users --formatter json |
+    jq -r --slurpfile accounts "$ACCOUNTS" '($accounts[0] | [to_entries[] | select(.key | startswith("broker-")) | .value.user]) as $keep | .[].user | select(. as $u | $keep | index($u) | not)' |
+    while read -r user; do rabbitmqctl -q delete_user "$user" >/dev/null; log "deleted RabbitMQ user $user (not an account of this machine)"; done
+}
+
 # The management API of the first node, as the administrator.
-rabbit_api() { curl -fsS -u "$RABBIT_ADMIN_USER:$RABBIT_ADMIN_PASSWORD" "http://127.0.0.1:$RABBIT_MGMT_PORT/api/$1"; }
+# curl reads the credentials from its standard input (a config line, quoted), not from its command line.
+rabbit_api() { # path [curl options...]
+  local path=$1; shift
+  [ -s "$ACCOUNTS" ] || die "no accounts on this machine yet: scripts/services.sh up makes them"
+  jq -r '.["broker-admin"] | "user = \"" + ((.user + ":" + .password) | gsub("(?<c>[\\\\\"])"; "\\\(.c)")) + "\""' "$ACCOUNTS" |
+    curl -fsS -K - "$@" "http://127.0.0.1:$RABBIT_MGMT_PORT/api/$path"
+}
 
 # The number of the node that leads a quorum queue of the default vhost.
 rabbit_leader() { # queue
@@ -356,21 +405,28 @@ EOF
   fi
 }
 
-# Passwords reach the client on its standard input, never on a command line `ps` shows. Users connect from
-# 127.0.0.1 only (the server listens nowhere else), each with the schema it needs: the writer all of it (it creates
-# the tables), the aggregator's user SELECT only. The *_test% databases are the integration tests'.
+# Users connect from 127.0.0.1 only (the server listens nowhere else). The writer's user has all of its schema, with
+# the right to grant: its migration 0005 grants SELECT on the sales ledger, as the tables it creates, to
+# $DB_LEDGER_ROLE, the only privilege of the aggregator's user. The *_test% databases are the integration tests'.
+# Names and passwords travel on the client's standard input, quoted as SQL strings.
 db_provision() {
+  local writer reader writer_password reader_password
+  writer=$(sql_string "$(account_user database-writer)")@'127.0.0.1'
+  reader=$(sql_string "$(account_user database-reader)")@'127.0.0.1'
+  writer_password=$(sql_string "$(jq -r '.["database-writer"].password' "$ACCOUNTS")")
+  reader_password=$(sql_string "$(jq -r '.["database-reader"].password' "$ACCOUNTS")")
   mariadb --defaults-file="$DB_CNF" -uroot <<EOF
 CREATE DATABASE IF NOT EXISTS \`$DB_NAME\` CHARACTER SET utf8mb4;
-DROP USER IF EXISTS '$DB_USER'@'%';
-CREATE USER IF NOT EXISTS '$DB_USER'@'127.0.0.1' IDENTIFIED VIA mysql_native_password USING PASSWORD('$DB_PASSWORD');
-ALTER USER '$DB_USER'@'127.0.0.1' IDENTIFIED VIA mysql_native_password USING PASSWORD('$DB_PASSWORD');
-GRANT ALL PRIVILEGES ON \`$DB_NAME\`.* TO '$DB_USER'@'127.0.0.1';
-GRANT ALL PRIVILEGES ON \`${DB_NAME}\\_test%\`.* TO '$DB_USER'@'127.0.0.1';
-CREATE USER IF NOT EXISTS '$DB_READER'@'127.0.0.1' IDENTIFIED VIA mysql_native_password USING PASSWORD('$DB_READER_PASSWORD');
-ALTER USER '$DB_READER'@'127.0.0.1' IDENTIFIED VIA mysql_native_password USING PASSWORD('$DB_READER_PASSWORD');
-GRANT SELECT ON \`$DB_NAME\`.* TO '$DB_READER'@'127.0.0.1';
-GRANT SELECT ON \`${DB_NAME}\\_test%\`.* TO '$DB_READER'@'127.0.0.1';
+CREATE USER IF NOT EXISTS $writer IDENTIFIED VIA mysql_native_password USING PASSWORD($writer_password);
+ALTER USER $writer IDENTIFIED VIA mysql_native_password USING PASSWORD($writer_password);
+GRANT ALL PRIVILEGES ON \`$DB_NAME\`.* TO $writer WITH GRANT OPTION;
+GRANT ALL PRIVILEGES ON \`${DB_NAME}\\_test%\`.* TO $writer WITH GRANT OPTION;
+CREATE ROLE IF NOT EXISTS $DB_LEDGER_ROLE;
+CREATE USER IF NOT EXISTS $reader IDENTIFIED VIA mysql_native_password USING PASSWORD($reader_password);
+ALTER USER $reader IDENTIFIED VIA mysql_native_password USING PASSWORD($reader_password);
+REVOKE ALL PRIVILEGES, GRANT OPTION FROM $reader;
+GRANT $DB_LEDGER_ROLE TO $reader;
+SET DEFAULT ROLE $DB_LEDGER_ROLE FOR $reader;
 FLUSH PRIVILEGES;
 EOF
 }
@@ -378,6 +434,7 @@ EOF
 db_up() {
   if alive "$(pid_of "$DB_DIR/server.pid")"; then
     log "MariaDB already running (pid $(cat "$DB_DIR/server.pid"))"
+    db_provision
     return
   fi
   port_open "$DB_PORT" && die "port $DB_PORT is taken by a MySQL this script did not start"
@@ -423,8 +480,9 @@ nginx_down() {
 # Where things are, without the passwords: this lands in run, test and CI logs.
 settings() {
   cat <<EOF
-RabbitMQ:  amqp://$RABBIT_USER@127.0.0.1:$RABBIT_PORT/  (management http://127.0.0.1:$RABBIT_MGMT_PORT/)$( ((BROKER_NODES == 1)) || echo ", a cluster of $BROKER_NODES nodes on ports $RABBIT_PORT-$((RABBIT_PORT + BROKER_NODES - 1))")
-MariaDB:   127.0.0.1:$DB_PORT, database $DB_NAME; users $DB_USER (the writer) and $DB_READER (the aggregator, read-only)
+RabbitMQ:  amqp://127.0.0.1:$RABBIT_PORT/  (management http://127.0.0.1:$RABBIT_MGMT_PORT/)$( ((BROKER_NODES == 1)) || echo ", a cluster of $BROKER_NODES nodes on ports $RABBIT_PORT-$((RABBIT_PORT + BROKER_NODES - 1))")
+MariaDB:   127.0.0.1:$DB_PORT, database $DB_NAME
+Accounts:  $ACCOUNTS (a user per service; README, "Security")
 Data/logs: $STATE
 EOF
 }
@@ -448,10 +506,11 @@ status() {
 case ${1:-} in
   up)
     install_missing
-    mkdir -p "$STATE"
+    accounts_ensure
     db_up &
     db_job=$!
     rabbit_up
+    rabbit_provision
     wait "$db_job" || die "MariaDB failed to start, see $DB_DIR/error.log"
     settings
     ;;
@@ -462,7 +521,7 @@ case ${1:-} in
     ;;
   status) status ;;
   install) shift; install_missing "$@" ;;
-  rabbit-up) install_missing; rabbit_up ;;
+  rabbit-up) install_missing; accounts_ensure; rabbit_up ;;
   rabbit-down) rabbit_down ;;
   # One node of a cluster: started again (it rejoins), stopped (KILL: as a crash), paused and resumed (SIGSTOP and
   # SIGCONT: a node that stops answering, as behind a network partition, then comes back).
@@ -493,12 +552,11 @@ case ${1:-} in
   # Every queue of the default vhost, with what it holds: the applications declare theirs again as they start (a
   # fresh measurement, or a queue argument such as the writer's backlog limit changed).
   rabbit-delete-app-queues)
-    admin=(-fsS -u "$RABBIT_ADMIN_USER:$RABBIT_ADMIN_PASSWORD")
-    curl "${admin[@]}" "http://127.0.0.1:$RABBIT_MGMT_PORT/api/queues/%2F?columns=name" | jq -r '.[].name | @uri' | while read -r queue; do
-      curl "${admin[@]}" -X DELETE "http://127.0.0.1:$RABBIT_MGMT_PORT/api/queues/%2F/$queue"
+    rabbit_api "queues/%2F?columns=name" | jq -r '.[].name | @uri' | while read -r queue; do
+      rabbit_api "queues/%2F/$queue" -X DELETE
     done ;;
   replay-unstorable) replay_unstorable "${2:-/}" ;;
-  db-up) install_missing; db_up ;;
+  db-up) install_missing; accounts_ensure; db_up ;;
   db-down) db_down ;;
   # MariaDB stops answering without closing a connection (SIGSTOP), as a database stalled on its disk does, then
   # goes on (SIGCONT).

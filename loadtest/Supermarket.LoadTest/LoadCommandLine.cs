@@ -94,11 +94,11 @@ public sealed class LoadCommandLine
 
     private readonly Option<string> _database = new("--database")
     {
-        Description = "MySQL connection string for the verification",
-        DefaultValueFactory = _ => Defaults.Database,
+        Description = "MySQL connection string for the verification; without a user, the writer's account of this machine",
+        DefaultValueFactory = _ => LoadOptions.LocalDatabase,
     };
 
-    private readonly Option<Uri> _brokerManagement = Loopback("--broker-management", "RabbitMQ management API, for queue depths", Defaults.BrokerManagement);
+    private readonly Option<Uri> _brokerManagement = Loopback("--broker-management", "RabbitMQ management API, for queue depths", LoadOptions.LocalBrokerManagement);
     private readonly Option<string> _brokerVirtualHost = new("--broker-vhost")
     {
         Description = "the virtual host of the workers' queues",

@@ -74,9 +74,30 @@ public sealed record LoadOptions
 
     /// <summary>How long the verification waits without progress (see DayVerifier).</summary>
     public TimeSpan VerifyTimeout { get; init; } = TimeSpan.FromSeconds(120);
-    public string Database { get; init; } =
-        "Server=127.0.0.1;Port=3306;Database=supermarket;User ID=supermarket;Password=supermarket-local;SslMode=None";
-    public Uri BrokerManagement { get; init; } = new("http://supermarket_monitor:supermarket-monitor-local@127.0.0.1:15672/");
+    public const string LocalDatabase = "Server=127.0.0.1;Port=3306;Database=supermarket;SslMode=None";
+    public static readonly Uri LocalBrokerManagement = new("http://127.0.0.1:15672/");
+
+    /// <summary>MySQL, for the verification. Without a user of its own it connects as the writer's account of this
+    /// machine (scripts/services.sh), so no password is typed on a command line.</summary>
+    public string Database
+    {
+        get => new MySqlConnector.MySqlConnectionStringBuilder(field) is { UserID.Length: 0 } && Local.Value is { } accounts
+            ? new MySqlConnector.MySqlConnectionStringBuilder(field) { UserID = accounts.DatabaseWriter.User, Password = accounts.DatabaseWriter.Password }.ConnectionString
+            : field;
+        init;
+    } = LocalDatabase;
+
+    /// <summary>RabbitMQ's management API, for queue depths. Without a user of its own it asks as the monitoring
+    /// account of this machine, which may read queue depths and nothing else.</summary>
+    public Uri BrokerManagement
+    {
+        get => field.UserInfo.Length == 0 && Local.Value is { } accounts
+            ? new UriBuilder(field) { UserName = Uri.EscapeDataString(accounts.BrokerMonitor.User), Password = Uri.EscapeDataString(accounts.BrokerMonitor.Password) }.Uri
+            : field;
+        init;
+    } = LocalBrokerManagement;
+
+    private static readonly Lazy<LocalAccounts?> Local = new(LocalAccounts.Find);
     public string BrokerVirtualHost { get; init; } = "/";
 
     /// <summary>The workers whose /about the report quotes (the API's is read through <see cref="Url"/>): by

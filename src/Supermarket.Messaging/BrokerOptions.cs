@@ -39,11 +39,14 @@ public sealed class BrokerOptions
     [Required]
     public string VirtualHost { get; set; } = "/";
 
-    [Required]
-    public string Username { get; set; } = "supermarket";
+    /// <summary>This service's own broker user, allowed only what the service needs (README, "Security"). No default:
+    /// a process without one refuses to start, so no deployment runs on a password someone forgot to set.
+    /// <c>scripts/apps.sh</c> gives each local process its user from the accounts of this machine.</summary>
+    [Required(ErrorMessage = "Broker:Username is not set: each service has a broker user of its own (Broker__Username).")]
+    public string Username { get; set; } = "";
 
-    [Required]
-    public string Password { get; set; } = "supermarket-local";
+    [Required(ErrorMessage = "Broker:Password is not set (Broker__Password): there is no default password.")]
+    public string Password { get; set; } = "";
 
     /// <summary>Persistent messages survive a broker restart; transient ones are faster and do not.
     /// The seeds' main experiment, so both stay available.</summary>
@@ -56,9 +59,8 @@ public sealed class BrokerOptions
 
     /// <summary>The most that may wait in the writer's queue for storage, in megabytes of broker messages (about
     /// 4,000 purchases a megabyte). When it is full the API answers 503 with Retry-After: load is shed at the door
-    /// instead of the lag growing without bound. Part of the queue's declaration (<see cref="Topology"/>), which the
-    /// API and the writer both make, so both must be given the same value; RabbitMQ refuses to change it on an
-    /// existing queue (README, "Limits, set on purpose").</summary>
+    /// instead of the lag growing without bound. Part of the queue's declaration (<see cref="Topology"/>), which only
+    /// the writer makes; RabbitMQ refuses to change it on an existing queue (README, "Limits, set on purpose").</summary>
     [Range(1, 100_000)]
     public int WriterBacklogLimitMegabytes { get; set; } = 64;
 }

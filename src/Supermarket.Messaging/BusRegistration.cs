@@ -74,25 +74,12 @@ public static class BusRegistration
                     json.WriteIndented = false;
                     return json;
                 });
-                PublishToTheWriter<PurchaseRecorded>(rabbit, Topology.PurchasesExchange, broker);
-                PublishToTheWriter<PurchaseBatchRecorded>(rabbit, Topology.PurchaseBatchesExchange, broker);
+                rabbit.Message<PurchaseRecorded>(message => message.SetEntityName(Topology.PurchasesExchange));
+                rabbit.Message<PurchaseBatchRecorded>(message => message.SetEntityName(Topology.PurchaseBatchesExchange));
                 configureBus?.Invoke(context, rabbit);
                 rabbit.ConfigureEndpoints(context);
             });
         });
         return services;
-    }
-
-    /// <summary>
-    /// Purchases go to a named fanout, and whoever publishes there first declares the writer's queue and binds it:
-    /// a purchase accepted before the writer ever started waits for it in its queue instead of being dropped by an
-    /// exchange with nothing bound. No process has to wait for another to start first.
-    /// </summary>
-    private static void PublishToTheWriter<T>(IRabbitMqBusFactoryConfigurator rabbit, string exchange, BrokerOptions broker)
-        where T : class
-    {
-        rabbit.Message<T>(message => message.SetEntityName(exchange));
-        rabbit.Publish<T>(publish => publish.BindQueue(exchange, Topology.PurchasesWriterQueue,
-            queue => Topology.ShapeWriterQueue(queue, broker)));
     }
 }

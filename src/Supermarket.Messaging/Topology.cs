@@ -3,9 +3,11 @@ using MassTransit;
 namespace Supermarket.Messaging;
 
 /// <summary>
-/// Every exchange and queue of the system, and the shape each queue is declared with. Whoever declares a queue first
-/// (the worker that consumes it, or the API publishing into it before that worker ever ran) declares it the same way:
-/// RabbitMQ refuses a second declaration with other arguments.
+/// Every exchange and queue of the system, and the shape each queue is declared with. A queue has one owner, the
+/// worker that consumes it, which alone declares it: the API publishes purchases to their fanout and questions to
+/// the exchange of their message type, and its broker user may not touch a worker's queue (README, "Security").
+/// A purchase published before the writer ever declared its queue reaches no queue; it is returned (the publish is
+/// mandatory) and answered 503, never 201.
 /// </summary>
 public static class Topology
 {
@@ -31,12 +33,6 @@ public static class Topology
 
     /// <summary>The Sales aggregator answers top-N questions here.</summary>
     public const string SalesQuestionsQueue = "supermarket.store.sales-queries";
-
-    /// <summary>Where to send a worker a question: the exchange its receive endpoint binds to its queue. Not the queue
-    /// itself, because sending to a queue declares it, with the sender's idea of its arguments, and a classic
-    /// declaration of a worker's quorum queue is refused (PRECONDITION_FAILED) and closes the channel. A question
-    /// sent before the worker ever started goes nowhere and times out, as it would unanswered.</summary>
-    public static Uri Address(string queue) => new($"exchange:{queue}");
 
     /// <summary>The shape of every worker queue: quorum queues where a cluster replicates them.</summary>
     public static void ShapeWorkerQueue(IRabbitMqQueueConfigurator queue, BrokerOptions broker)

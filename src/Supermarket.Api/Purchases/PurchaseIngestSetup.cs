@@ -27,13 +27,14 @@ public static class PurchaseIngestSetup
         builder.Services.AddSingleton<BrokerConnection>();
         builder.Services.AddSupermarketBus(builder.Configuration, bus =>
         {
-            var questions = Topology.Address(Topology.SalesQuestionsQueue);
-            bus.AddRequestClient<TopItemsForStore>(questions);
-            bus.AddRequestClient<TopStoresForItem>(questions);
-            bus.AddRequestClient<ClaimIdempotencyKey>(Topology.Address(Topology.IdempotencyKeysQueue));
-            var history = Topology.Address(Topology.PurchaseHistoryQueue);
-            bus.AddRequestClient<PurchasesAtStore>(history);
-            bus.AddRequestClient<PurchasesOfCustomer>(history);
+            // Published to the exchange of their message type, which the worker that answers binds to its queue:
+            // the API names no worker's queue, so its broker user needs no right on one. A question asked before
+            // that worker ever started reaches nobody and times out, as it would unanswered.
+            bus.AddRequestClient<TopItemsForStore>();
+            bus.AddRequestClient<TopStoresForItem>();
+            bus.AddRequestClient<ClaimIdempotencyKey>();
+            bus.AddRequestClient<PurchasesAtStore>();
+            bus.AddRequestClient<PurchasesOfCustomer>();
         },
         // MassTransit starts the bus endpoint, where answers come back, only with the first question, and blocks the
         // thread of every question that arrives meanwhile until it has started (MassTransitBus.ConnectRequestPipe).

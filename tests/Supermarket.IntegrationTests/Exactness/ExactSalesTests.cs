@@ -168,7 +168,7 @@ public sealed class ExactSalesTests(SupermarketSystem system)
     public async Task A_stored_line_outside_the_aggregators_catalog_is_reported_not_a_crash_loop()
     {
         const int store = 492;
-        var settings = TestSettings.ForAggregator();
+        var settings = TestSettings.For();
         settings["Catalog:MaxItemId"] = "50000";
         settings["Aggregator:CheckpointDirectory"] = Path.Combine(TestSettings.CheckpointDirectory, "narrow");
         await Purchases.RecordAsync(system.Api, store, 492_000, "20210301", (47001, 2), (60000, 5));
@@ -189,7 +189,7 @@ public sealed class ExactSalesTests(SupermarketSystem system)
         listener.Start();
         for (var start = 1; start <= 2; start++)
         {
-            await using var narrow = await SupermarketSystem.StartWorkerAsync(builder => builder.AddSalesAggregation(), settings);
+            await using var narrow = await SupermarketSystem.StartWorkerAsync(Worker.Aggregator, settings);
             var readiness = narrow.Services.GetRequiredService<MatrixReadiness>();
             await readiness.Ready.WaitAsync(TimeSpan.FromSeconds(60));
             var matrix = narrow.Services.GetRequiredService<SalesMatrix>();
@@ -205,11 +205,11 @@ public sealed class ExactSalesTests(SupermarketSystem system)
     [Fact]
     public async Task A_catalog_the_matrix_cannot_hold_is_refused_at_start_with_the_memory_it_needs()
     {
-        var settings = TestSettings.ForAggregator();
+        var settings = TestSettings.For();
         settings["Catalog:MaxItemId"] = "10000000";
 
         var refused = await Assert.ThrowsAsync<Microsoft.Extensions.Options.OptionsValidationException>(
-            () => SupermarketSystem.StartWorkerAsync(builder => builder.AddSalesAggregation(), settings));
+            () => SupermarketSystem.StartWorkerAsync(Worker.Aggregator, settings));
 
         Assert.Contains("GiB", refused.Message, StringComparison.Ordinal);
     }

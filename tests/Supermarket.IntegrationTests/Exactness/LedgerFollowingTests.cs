@@ -89,9 +89,9 @@ public sealed class LedgerFollowingTests(SupermarketSystem system)
 
     private static async Task<RunningWorker> StartAggregatorAsync(string checkpoints)
     {
-        var settings = TestSettings.ForAggregator();
+        var settings = TestSettings.For();
         settings["Aggregator:CheckpointDirectory"] = Path.Combine(TestSettings.CheckpointDirectory, checkpoints);
-        var aggregator = await SupermarketSystem.StartWorkerAsync(builder => builder.AddSalesAggregation(), settings);
+        var aggregator = await SupermarketSystem.StartWorkerAsync(Worker.Aggregator, settings);
         await aggregator.Services.GetRequiredService<MatrixReadiness>().Ready.WaitAsync(TimeSpan.FromSeconds(60));
         return aggregator;
     }

@@ -31,7 +31,10 @@ public sealed class BrokerRoundTripTests
             builder.Services.AddSupermarketBus(builder.Configuration,
                 bus => bus.AddConsumer<PingConsumer>(),
                 (context, rabbit) => rabbit.ReceiveEndpoint("supermarket.tests.ping", e => e.ConfigureConsumer<PingConsumer>(context)));
-        });
+        },
+        // The broker's administrator: this is about the broker, and no service's user may use the tests' names.
+        new Dictionary<string, string?> { ["Broker:Username"] = TestSettings.Accounts.BrokerAdmin.User, ["Broker:Password"] = TestSettings.Accounts.BrokerAdmin.Password },
+        TestSettings.For());
 
         // Ready: the endpoint consumes, so its queue is bound and the message has somewhere to go.
         await SupermarketSystem.WaitUntilReadyAsync(host);

@@ -23,20 +23,4 @@ public sealed class DatabaseRoundTripTests
         Assert.Equal("Gian Tigle ñ", row.Name);
         Assert.Equal(at, row.At);
     }
-
-    [Fact]
-    public async Task The_aggregators_database_user_can_read_but_not_write()
-    {
-        await RealServices.PrepareAsync();
-        await using (var owner = new MySqlConnection(TestSettings.ConnectionString()))
-        {
-            await owner.ExecuteAsync("CREATE TABLE IF NOT EXISTS read_only_probe (id INT PRIMARY KEY)");
-        }
-
-        await using var reader = new MySqlConnection(TestSettings.ReaderConnectionString());
-        Assert.Equal(0, await reader.ExecuteScalarAsync<long>("SELECT COUNT(*) FROM read_only_probe WHERE id < 0"));
-        var refused = await Assert.ThrowsAsync<MySqlException>(() => reader.ExecuteAsync("INSERT INTO read_only_probe (id) VALUES (1)"));
-        Assert.Equal(1142, refused.Number); // ER_TABLEACCESS_DENIED_ERROR
-        await Assert.ThrowsAsync<MySqlException>(() => reader.ExecuteAsync("CREATE TABLE written_by_the_reader (id INT)"));
-    }
 }

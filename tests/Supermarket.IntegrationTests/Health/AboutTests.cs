@@ -27,8 +27,16 @@ public sealed class AboutTests(SupermarketSystem system)
             Assert.False(string.IsNullOrEmpty(about.RootElement.GetProperty("service").GetString()));
             Assert.Equal(TestSettings.VirtualHost, settings.GetProperty("Broker").GetProperty("virtualHost").GetString());
             Assert.False(settings.GetProperty("Broker").TryGetProperty("password", out _), $"{service} shows the broker's password");
-            Assert.DoesNotContain(TestSettings.Password, text, StringComparison.Ordinal);
-            Assert.DoesNotContain(TestSettings.ReaderPassword, text, StringComparison.Ordinal);
+            if (settings.TryGetProperty("Database", out var databaseSettings))
+            {
+                Assert.False(databaseSettings.TryGetProperty("password", out _), $"{service} shows the database password");
+            }
+
+            foreach (var account in new[] { TestSettings.Accounts.BrokerApi, TestSettings.Accounts.BrokerWriter, TestSettings.Accounts.BrokerAggregator,
+                         TestSettings.Accounts.DatabaseWriter, TestSettings.Accounts.DatabaseReader })
+            {
+                Assert.DoesNotContain(account.Password, text, StringComparison.Ordinal);
+            }
         }
 
         using var writer = JsonDocument.Parse(abouts["Supermarket.PurchasesWriter"]);

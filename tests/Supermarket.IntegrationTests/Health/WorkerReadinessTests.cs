@@ -37,7 +37,7 @@ public sealed class WorkerReadinessTests(SupermarketSystem system)
         var settings = TestSettings.For();
         settings["Broker:Port"] = "1"; // nothing listens there
         // Not waiting for a bus that cannot start; it is left retrying in the background when the test ends.
-        await using var writer = await SupermarketSystem.StartWorkerAsync(builder => builder.AddPurchaseRecording(), settings, untilBusStarted: false);
+        await using var writer = await SupermarketSystem.StartWorkerAsync(Worker.Writer, settings, untilBusStarted: false);
         using var http = new HttpClient { BaseAddress = writer.Url };
 
         // Sampled for a while: not ready at any point, however long MassTransit keeps trying.
@@ -52,10 +52,10 @@ public sealed class WorkerReadinessTests(SupermarketSystem system)
     [Fact]
     public async Task An_aggregator_connected_to_the_broker_is_not_ready_until_its_matrix_is_rebuilt()
     {
-        var settings = TestSettings.ForAggregator();
+        var settings = TestSettings.For();
         // The ledger cannot be read, so the rebuild never finishes; the broker is fine.
-        settings["Database:ConnectionString"] = TestSettings.ReaderConnectionString().Replace($"Port={TestSettings.DatabasePort}", "Port=1", StringComparison.Ordinal);
-        await using var aggregator = await SupermarketSystem.StartWorkerAsync(builder => builder.AddSalesAggregation(), settings);
+        settings["Database:ConnectionString"] = TestSettings.DatabaseAt().Replace($"Port={TestSettings.DatabasePort}", "Port=1", StringComparison.Ordinal);
+        await using var aggregator = await SupermarketSystem.StartWorkerAsync(Worker.Aggregator, settings);
         using var http = new HttpClient { BaseAddress = aggregator.Url };
         var health = aggregator.Services.GetRequiredService<HealthCheckService>();
 

@@ -13,7 +13,7 @@ public static class BrokerManagement
     {
         var http = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{TestSettings.ManagementPort}/api/") };
         http.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Basic",
-            Convert.ToBase64String(Encoding.UTF8.GetBytes($"{TestSettings.BrokerAdmin}:{TestSettings.BrokerAdminPassword}")));
+            Convert.ToBase64String(Encoding.UTF8.GetBytes($"{TestSettings.Accounts.BrokerAdmin.User}:{TestSettings.Accounts.BrokerAdmin.Password}")));
         return http;
     }
 
@@ -75,8 +75,8 @@ public static class BrokerManagement
         HostName = TestSettings.BrokerHost,
         Port = TestSettings.BrokerPort,
         VirtualHost = TestSettings.VirtualHost,
-        UserName = TestSettings.BrokerAdmin,
-        Password = TestSettings.BrokerAdminPassword,
+        UserName = TestSettings.Accounts.BrokerAdmin.User,
+        Password = TestSettings.Accounts.BrokerAdmin.Password,
     }.CreateConnectionAsync();
 
     private sealed record DurableQueue(string Name, bool Durable);

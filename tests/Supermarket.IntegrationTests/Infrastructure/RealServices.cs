@@ -1,6 +1,7 @@
 using System.Net.Http.Headers;
 using System.Net.Sockets;
-using System.Text;
+using System.Net.Http.Json;
+using System.Text.Json.Serialization;
 using Dapper;
 using MySqlConnector;
 
@@ -76,9 +77,21 @@ public static class RealServices
         }
 
         (await http.PutAsync($"vhosts/{vhost}", null)).EnsureSuccessStatusCode();
-        var permissions = new StringContent("""{"configure":".*","write":".*","read":".*"}""", Encoding.UTF8, "application/json");
-        (await http.PutAsync($"permissions/{vhost}/{TestSettings.User}", permissions)).EnsureSuccessStatusCode();
+        // Each user may do here what scripts/services.sh lets it do in the default vhost: the tests run each service
+        // with the rights it is deployed with.
+        var rights = await http.GetFromJsonAsync<UserRights[]>("vhosts/%2F/permissions") ?? [];
+        foreach (var right in rights)
+        {
+            (await http.PutAsJsonAsync($"permissions/{vhost}/{Uri.EscapeDataString(right.User)}",
+                new { configure = right.Configure, write = right.Write, read = right.Read })).EnsureSuccessStatusCode();
+        }
     }
+
+    private sealed record UserRights(
+        [property: JsonPropertyName("user")] string User,
+        [property: JsonPropertyName("configure")] string Configure,
+        [property: JsonPropertyName("write")] string Write,
+        [property: JsonPropertyName("read")] string Read);
 
     private static async Task ResetDatabaseAsync()
     {

@@ -64,7 +64,7 @@ public sealed class SupermarketSystem : IAsyncLifetime
 
     public async Task StartStoreAsync()
     {
-        _store ??= await StartWorkerAsync(builder => builder.AddSalesAggregation(), TestSettings.ForAggregator());
+        _store ??= await StartWorkerAsync(Worker.Aggregator, TestSettings.For());
         await WaitUntilReadyAsync(_store);
     }
 
@@ -76,7 +76,7 @@ public sealed class SupermarketSystem : IAsyncLifetime
 
     public async Task StartWriterAsync()
     {
-        _writer ??= await StartWorkerAsync(builder => builder.AddPurchaseRecording());
+        _writer ??= await StartWorkerAsync(Worker.Writer);
         await WaitUntilReadyAsync(_writer);
     }
 
@@ -98,17 +98,27 @@ public sealed class SupermarketSystem : IAsyncLifetime
         }
     }
 
-    public static Task<RunningWorker> StartWorkerAsync(Action<IHostApplicationBuilder> add, bool persistent = true) =>
-        StartWorkerAsync(add, TestSettings.For(persistent));
+    public static Task<RunningWorker> StartWorkerAsync(Worker worker, bool persistent = true) =>
+        StartWorkerAsync(worker, TestSettings.For(persistent));
+
+    /// <summary>A worker of the system, as its own service's users.</summary>
+    public static Task<RunningWorker> StartWorkerAsync(Worker worker, Dictionary<string, string?> settings, bool untilBusStarted = true) =>
+        worker switch
+        {
+            Worker.Writer => StartWorkerAsync(builder => builder.AddPurchaseRecording(), TestSettings.WriterAccounts(), settings, untilBusStarted),
+            _ => StartWorkerAsync(builder => builder.AddSalesAggregation(), TestSettings.AggregatorAccounts(), settings, untilBusStarted),
+        };
 
     /// <summary>A worker as its Program.cs hosts it (service defaults, its services, the default endpoints), on
-    /// a port of its own. By default the start waits for its bus: MassTransit cannot stop a bus that is still
+    /// a port of its own, as the <paramref name="accounts"/> given (which <paramref name="settings"/> may override).
+    /// By default the start waits for its bus: MassTransit cannot stop a bus that is still
     /// starting ("Failed to stop bus (Not Started)"), which then starts anyway and consumes with its host's services
     /// disposed (found: a test's aggregator, stopped right after its rebuild, faulted a later test's questions).</summary>
-    public static async Task<RunningWorker> StartWorkerAsync(
-        Action<IHostApplicationBuilder> add, Dictionary<string, string?> settings, bool untilBusStarted = true)
+    public static async Task<RunningWorker> StartWorkerAsync(Action<IHostApplicationBuilder> add,
+        Dictionary<string, string?> accounts, Dictionary<string, string?> settings, bool untilBusStarted = true)
     {
         var builder = WebApplication.CreateSlimBuilder();
+        builder.Configuration.AddInMemoryCollection(accounts);
         builder.Configuration.AddInMemoryCollection(settings);
         builder.Services.Configure<MassTransitHostOptions>(host => host.WaitUntilStarted = untilBusStarted);
         builder.AddServiceDefaults();
@@ -163,12 +173,19 @@ public sealed class SupermarketSystem : IAsyncLifetime
 
         protected override void ConfigureWebHost(IWebHostBuilder builder)
         {
-            foreach (var (key, value) in settings)
+            foreach (var (key, value) in TestSettings.ApiAccounts().Concat(settings))
             {
                 builder.UseSetting(key, value);
             }
         }
     }
+}
+
+/// <summary>The system's workers, each started as its own service's users.</summary>
+public enum Worker
+{
+    Writer,
+    Aggregator,
 }
 
 [CollectionDefinition(nameof(SystemCollection))]

@@ -12,13 +12,11 @@ public static class TestSettings
     public const int BrokerPort = 5672;
     public const int ManagementPort = 15672;
     public const int DatabasePort = 3306;
-    public const string User = "supermarket";
-    public const string Password = "supermarket-local";
 
-    /// <summary>The broker's administrator (scripts/services.sh), for what the tests reset; the applications' user
-    /// has no management rights.</summary>
-    public const string BrokerAdmin = "supermarket_admin";
-    public const string BrokerAdminPassword = "supermarket-admin-local";
+    /// <summary>The accounts scripts/services.sh made on this machine: each process under test runs as its service's
+    /// own users, so a right a service lacks fails its tests. The broker's administrator resets what the tests
+    /// change; the services' users have no management rights.</summary>
+    public static readonly LocalAccounts Accounts = LocalAccounts.Load();
 
     /// <summary>This run's key for local credentials (Auth:SigningKey), as ./run.sh makes one per machine.</summary>
     public static readonly AuthOptions Auth = new() { SigningKey = LocalCredentials.NewSigningKey() };
@@ -29,21 +27,40 @@ public static class TestSettings
 
     public static readonly string CheckpointDirectory = Path.Combine(Path.GetTempPath(), $"supermarket-tests-{Environment.ProcessId}");
 
-    /// <summary>The aggregator's database user (scripts/services.sh): SELECT only.</summary>
-    public const string Reader = "supermarket_reader";
-    public const string ReaderPassword = "supermarket-reader-local";
+    /// <summary>Where the processes under test find MySQL; who they are there comes with their accounts.</summary>
+    public static string DatabaseAt(string database = DatabaseName) =>
+        $"Server=127.0.0.1;Port={DatabasePort};Database={database};SslMode=None";
 
-    public static string ConnectionString(string database = DatabaseName) =>
-        $"Server=127.0.0.1;Port={DatabasePort};Database={database};User ID={User};Password={Password};SslMode=None";
+    /// <summary>MySQL as the writer's user, which owns the schema: what the tests read and change behind the
+    /// services' backs.</summary>
+    public static string ConnectionString(string database = DatabaseName) => Connect(DatabaseAt(database), Accounts.DatabaseWriter);
 
-    public static string ReaderConnectionString() =>
-        $"Server=127.0.0.1;Port={DatabasePort};Database={DatabaseName};User ID={Reader};Password={ReaderPassword};SslMode=None";
+    /// <summary>MySQL as the aggregator's user, which may read the sales ledger only.</summary>
+    public static string ReaderConnectionString() => Connect(DatabaseAt(), Accounts.DatabaseReader);
 
-    /// <summary>What the aggregator gets: the read-only database user, as deployed.</summary>
-    public static Dictionary<string, string?> ForAggregator()
+    private static string Connect(string database, Account account) =>
+        new MySqlConnector.MySqlConnectionStringBuilder(database) { UserID = account.User, Password = account.Password }.ConnectionString;
+
+    /// <summary>Each service's own users, as scripts/apps.sh gives them.</summary>
+    public static Dictionary<string, string?> ApiAccounts() => AccountsOf(Accounts.BrokerApi, null);
+
+    public static Dictionary<string, string?> WriterAccounts() => AccountsOf(Accounts.BrokerWriter, Accounts.DatabaseWriter);
+
+    public static Dictionary<string, string?> AggregatorAccounts() => AccountsOf(Accounts.BrokerAggregator, Accounts.DatabaseReader);
+
+    private static Dictionary<string, string?> AccountsOf(Account broker, Account? database)
     {
-        var settings = For();
-        settings["Database:ConnectionString"] = ReaderConnectionString();
+        var settings = new Dictionary<string, string?>
+        {
+            ["Broker:Username"] = broker.User,
+            ["Broker:Password"] = broker.Password,
+        };
+        if (database is not null)
+        {
+            settings["Database:User"] = database.User;
+            settings["Database:Password"] = database.Password;
+        }
+
         return settings;
     }
 
@@ -53,13 +70,11 @@ public static class TestSettings
         ["Broker:Host"] = BrokerHost,
         ["Broker:Port"] = BrokerPort.ToString(System.Globalization.CultureInfo.InvariantCulture),
         ["Broker:VirtualHost"] = VirtualHost,
-        ["Broker:Username"] = User,
-        ["Broker:Password"] = Password,
         ["Broker:PersistentDelivery"] = persistent ? "true" : "false",
         ["Auth:SigningKey"] = Auth.SigningKey,
         // Longer than the tests' database stalls (ConnectionLossTests): a command a stall holds is still waiting when
         // the test looks, instead of ended by the driver's default of 30 s, which would hide what waits for it.
-        ["Database:ConnectionString"] = $"{ConnectionString()};Default Command Timeout=120",
+        ["Database:ConnectionString"] = $"{DatabaseAt()};Default Command Timeout=120",
         ["Database:MaxConnections"] = "6",
         ["Writer:BatchSize"] = "50",
         ["Writer:BatchTimeLimit"] = "00:00:00.020",

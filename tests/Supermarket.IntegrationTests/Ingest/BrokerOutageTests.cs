@@ -14,8 +14,9 @@ public sealed class BrokerOutageTests(SupermarketSystem system)
     [Fact]
     public async Task A_purchase_no_queue_would_receive_is_not_accepted()
     {
-        // The API binds the writer's queue with its first publish. A queue deleted after that leaves the fanout with
-        // nothing bound; the mandatory flag makes RabbitMQ return such a purchase, and the API answers 503, not 201.
+        // Only the writer declares its queue and binds it to the fanout; the API's broker user may not. With the queue
+        // gone and no writer running (as before the writer's first start), the fanout has nothing bound: the
+        // mandatory flag makes RabbitMQ return such a purchase, and the API answers 503, not 201.
         await system.StopWriterAsync();
         try
         {

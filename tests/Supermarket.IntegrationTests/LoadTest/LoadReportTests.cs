@@ -91,7 +91,6 @@ public sealed class LoadReportTests(SupermarketSystem system, ITestOutputHelper 
     [
         .. args, "--max-item-id", "50", "--plain", "--reports", reports, "--verify-timeout", "60",
         "--database", TestSettings.ConnectionString(), "--broker-vhost", TestSettings.VirtualHost,
-        "--broker-management", $"http://{TestSettings.BrokerAdmin}:{TestSettings.BrokerAdminPassword}@127.0.0.1:{TestSettings.ManagementPort}/",
         "--workers", $"{system.WriterUrl},{system.AggregatorUrl}",
     ]);
 }

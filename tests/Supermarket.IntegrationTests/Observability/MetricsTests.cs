@@ -31,7 +31,7 @@ public sealed class MetricsTests(SupermarketSystem system)
     public async Task A_writer_serves_its_batches_on_its_metrics_endpoint()
     {
         // A second writer, competing with the collection's own for the purchases.
-        await using var writer = await SupermarketSystem.StartWorkerAsync(builder => builder.AddPurchaseRecording());
+        await using var writer = await SupermarketSystem.StartWorkerAsync(Worker.Writer);
         using var http = new HttpClient { BaseAddress = writer.Url };
 
         var text = await Eventually.UntilAsync(async () =>
@@ -43,7 +43,7 @@ public sealed class MetricsTests(SupermarketSystem system)
         Assert.Matches(@"(?m)^supermarket_writer_purchases_stored_total\{[^}]*\} [1-9]", text);
         Assert.Matches(@"(?m)^supermarket_writer_write_duration_milliseconds_count\{[^}]*\} [1-9]", text);
         // MySqlConnector's pool, through its own meter.
-        Assert.DoesNotContain(TestSettings.Password, text, StringComparison.Ordinal);
+        Assert.DoesNotContain(TestSettings.Accounts.DatabaseWriter.Password, text, StringComparison.Ordinal);
         Assert.Matches(@"(?m)^db_client_connections_usage\{[^}]*state=""idle""[^}]*\} [0-9]", text);
         await writer.StopAsync();
     }

@@ -24,7 +24,7 @@ public sealed class TracingTests(SupermarketSystem system)
         await system.StopWriterAsync();
         try
         {
-            await using var writer = await SupermarketSystem.StartWorkerAsync(builder => builder.AddPurchaseRecording(), settings);
+            await using var writer = await SupermarketSystem.StartWorkerAsync(Worker.Writer, settings);
             await using var api = new SupermarketSystem.ApiFactory(settings);
             using var http = api.CreateClient();
             await SupermarketSystem.WaitUntilReadyAsync(http);

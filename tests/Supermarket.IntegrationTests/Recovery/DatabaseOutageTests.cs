@@ -22,7 +22,7 @@ public sealed class DatabaseOutageTests(SupermarketSystem system)
         await system.StopWriterAsync();
         try
         {
-            await using var writer = await SupermarketSystem.StartWorkerAsync(builder => builder.AddPurchaseRecording(), settings);
+            await using var writer = await SupermarketSystem.StartWorkerAsync(Worker.Writer, settings);
             Guid[] acknowledged;
             await ServiceScript.RunAsync("db-down");
             try

@@ -28,10 +28,10 @@ public sealed class SchemaMigrationTests
         Assert.Equal(1, await migrating.ExecuteScalarAsync<int>("SELECT GET_LOCK('supermarket_schema', 0)"));
 
         var settings = TestSettings.For();
-        settings["Database:ConnectionString"] = TestSettings.ConnectionString(Database);
+        settings["Database:ConnectionString"] = TestSettings.DatabaseAt(Database);
         settings["Writer:SchemaLockWait"] = "00:00:02";
         var refused = await Assert.ThrowsAnyAsync<InvalidOperationException>(
-            () => SupermarketSystem.StartWorkerAsync(builder => builder.AddPurchaseRecording(), settings));
+            () => SupermarketSystem.StartWorkerAsync(Worker.Writer, settings));
 
         Assert.Contains("supermarket_schema", refused.Message, StringComparison.Ordinal);
         Assert.Equal(0, await TestDatabase.CountAsync(

@@ -22,10 +22,10 @@ public sealed class StorageBacklogTests(SupermarketSystem system)
         var settings = TestSettings.For();
         settings["Broker:WriterBacklogLimitMegabytes"] = "1";
         await system.StopWriterAsync();
-        // The limit is an argument of the queue, fixed when it is declared. With the queue gone and no writer
-        // running, an API given the small limit declares it anew with its first publish and binds it to the fanout:
-        // a purchase accepted before its writer ever started waits for it (the 201s below), none goes nowhere.
+        // The limit is an argument of the queue, fixed when the writer, its only owner, declares it. A writer given
+        // the small limit declares the queue anew and stops; what the API accepts meanwhile waits in the queue.
         await BrokerManagement.DeleteQueueAsync(Topology.PurchasesWriterQueue);
+        await (await SupermarketSystem.StartWorkerAsync(Worker.Writer, settings)).DisposeAsync();
         await using var api = new SupermarketSystem.ApiFactory(settings);
         using var client = api.CreateClient();
         await SupermarketSystem.WaitUntilReadyAsync(client);
@@ -59,7 +59,7 @@ public sealed class StorageBacklogTests(SupermarketSystem system)
         // Refused by the broker at once, not at the request deadline.
         Assert.Contains(refused, refusal => refusal.Took < TimeSpan.FromSeconds(2));
 
-        await using (var draining = await SupermarketSystem.StartWorkerAsync(builder => builder.AddPurchaseRecording(), settings))
+        await using (var draining = await SupermarketSystem.StartWorkerAsync(Worker.Writer, settings))
         {
             var ids = accepted.ToArray();
             var stored = await Eventually.UntilAsync(async () => await StoredAsync(ids), count => count == ids.Length, TimeSpan.FromSeconds(60));

@@ -1,0 +1,109 @@
+extern alias Writer;
+
+using Dapper;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Options;
+using MySqlConnector;
+using RabbitMQ.Client;
+using RabbitMQ.Client.Exceptions;
+using Supermarket.IntegrationTests.Infrastructure;
+using Supermarket.Messaging;
+using Supermarket.Security;
+using Supermarket.ServiceDefaults;
+using Writer::Supermarket.PurchasesWriter;
+
+namespace Supermarket.IntegrationTests.Access;
+
+/// <summary>Each service's accounts may do what it needs and no more (README, "Security"), on the real MariaDB and
+/// RabbitMQ with the users scripts/services.sh makes; and no service starts without a password of its own.</summary>
+[Collection(nameof(SystemCollection))]
+public sealed class LeastPrivilegeTests(SupermarketSystem system)
+{
+    private const int TableAccessDenied = 1142; // ER_TABLEACCESS_DENIED_ERROR
+
+    [Fact]
+    public async Task The_aggregators_database_user_reads_the_sales_ledger_and_nothing_else()
+    {
+        // The running writer has migrated the schema, which grants the ledger's two tables to the reader's role.
+        _ = system.WriterUrl;
+        await using var reader = new MySqlConnection(TestSettings.ReaderConnectionString());
+
+        Assert.True(await reader.ExecuteScalarAsync<long>("SELECT COUNT(*) FROM sales_ledger") >= 0);
+        Assert.Equal(1, await reader.ExecuteScalarAsync<long>("SELECT COUNT(*) FROM ledger_identity"));
+        foreach (var table in new[] { "purchases", "idempotency_keys", "schema_versions" })
+        {
+            var refused = await Assert.ThrowsAsync<MySqlException>(() => reader.ExecuteScalarAsync<long>($"SELECT COUNT(*) FROM {table}"));
+            Assert.Equal(TableAccessDenied, refused.Number);
+        }
+
+        var write = await Assert.ThrowsAsync<MySqlException>(() => reader.ExecuteAsync("DELETE FROM sales_ledger"));
+        Assert.Equal(TableAccessDenied, write.Number);
+    }
+
+    [Fact]
+    public async Task The_APIs_broker_user_can_neither_delete_nor_purge_nor_consume_the_writers_queue()
+    {
+        // The running writer has declared its queue; what the API's user is refused is the right, not a missing queue.
+        _ = system.WriterUrl;
+        await using var connection = await ConnectAsync(TestSettings.Accounts.BrokerApi);
+
+        await AssertRefusedAsync(connection, channel => channel.QueueDeleteAsync(Topology.PurchasesWriterQueue));
+        await AssertRefusedAsync(connection, channel => channel.QueuePurgeAsync(Topology.PurchasesWriterQueue));
+        await AssertRefusedAsync(connection, channel => channel.BasicGetAsync(Topology.PurchasesWriterQueue, autoAck: true));
+        await AssertRefusedAsync(connection, channel => channel.QueueDeleteAsync(Topology.SalesQuestionsQueue));
+    }
+
+    [Fact]
+    public async Task The_aggregators_broker_user_cannot_touch_the_writers_queue_nor_the_writers_the_aggregators()
+    {
+        _ = system.WriterUrl;
+        _ = system.AggregatorUrl;
+        await using var aggregator = await ConnectAsync(TestSettings.Accounts.BrokerAggregator);
+        await using var writer = await ConnectAsync(TestSettings.Accounts.BrokerWriter);
+
+        await AssertRefusedAsync(aggregator, channel => channel.QueuePurgeAsync(Topology.PurchasesWriterQueue));
+        await AssertRefusedAsync(writer, channel => channel.QueuePurgeAsync(Topology.SalesQuestionsQueue));
+    }
+
+    [Theory]
+    [InlineData("Broker:Password")]
+    [InlineData("Database:Password")]
+    [InlineData("Database:User")]
+    public async Task A_service_in_Production_refuses_to_start_without_its_own_password(string unset)
+    {
+        var settings = TestSettings.For();
+        foreach (var (key, value) in TestSettings.WriterAccounts())
+        {
+            settings[key] = key == unset ? null : value;
+        }
+
+        var builder = WebApplication.CreateSlimBuilder(new WebApplicationOptions { EnvironmentName = Environments.Production });
+        builder.Configuration.AddInMemoryCollection(settings);
+        builder.AddServiceDefaults();
+        builder.AddPurchaseRecording();
+        await using var app = builder.Build();
+
+        var refused = await Assert.ThrowsAsync<OptionsValidationException>(() => app.StartAsync());
+
+        Assert.Contains(unset, refused.Message, StringComparison.Ordinal);
+    }
+
+    private static Task<IConnection> ConnectAsync(Account account) => new ConnectionFactory
+    {
+        HostName = TestSettings.BrokerHost,
+        Port = TestSettings.BrokerPort,
+        VirtualHost = TestSettings.VirtualHost,
+        UserName = account.User,
+        Password = account.Password,
+    }.CreateConnectionAsync();
+
+    /// <summary>RabbitMQ closes the channel of a refused operation with 403 ACCESS_REFUSED; each try gets its own.</summary>
+    private static async Task AssertRefusedAsync(IConnection connection, Func<IChannel, Task> operation)
+    {
+        await using var channel = await connection.CreateChannelAsync();
+        var refused = await Assert.ThrowsAsync<OperationInterruptedException>(() => operation(channel));
+        Assert.Equal((ushort)403, refused.ShutdownReason?.ReplyCode);
+    }
+}
