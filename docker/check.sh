@@ -9,7 +9,8 @@ if ! command -v docker-compose >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends docker-compose >/dev/null \
     || { DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends docker-compose >/dev/null; }
 fi
-RABBITMQ_ERLANG_COOKIE=check RABBITMQ_ADMIN_USER=check RABBITMQ_ADMIN_PASSWORD=check RABBITMQ_USER=check RABBITMQ_PASSWORD=check \
+RABBITMQ_ERLANG_COOKIE=check RABBITMQ_ADMIN_USER=check RABBITMQ_ADMIN_PASSWORD=check RABBITMQ_API_USER=check RABBITMQ_API_PASSWORD=check \
+  RABBITMQ_WRITER_USER=check RABBITMQ_WRITER_PASSWORD=check RABBITMQ_AGGREGATOR_USER=check RABBITMQ_AGGREGATOR_PASSWORD=check \
   RABBITMQ_MONITOR_USER=check RABBITMQ_MONITOR_PASSWORD=check MYSQL_USER=check MYSQL_PASSWORD=check MYSQL_READER_USER=check \
   MYSQL_READER_PASSWORD=check MYSQL_ROOT_PASSWORD=check SUPERMARKET_SIGNING_KEY=check \
   docker-compose -p supermarket -f "$ROOT/docker/compose.yaml" config --quiet

@@ -281,29 +281,23 @@ rabbit_down() {
   rm -f "$RABBIT_DIR/epmd.pid"
 }
 
-# What each service's broker user may configure, write and read: regular expressions over the names of exchanges and
-# queues (RabbitMQ does not tell the two apart by name). Topology.cs names the system's own; MassTransit names each
-# process's reply endpoint <machine>_<process>_bus_<id>, the exchange of a message type Supermarket.Contracts.<Area>:<Type>
-# and of its faults MassTransit:Fault--<type>--. The API may publish purchases and questions and read its replies, and
-# nothing of the workers': it can neither delete nor purge the writer's queue (docs/reliability.md, "Who may do what").
-BUS_ENDPOINT='[A-Za-z0-9]*_[A-Za-z0-9]*_bus_[A-Za-z0-9]+'
-PURCHASE_FANOUTS='supermarket\.purchase-(batch-)?recorded'
-FAULTS='MassTransit:Fault(--.+)?'
-API_NAMES="^($PURCHASE_FANOUTS|Supermarket\\.Contracts\\.(Purchases|History|Sales):[A-Za-z]+|$BUS_ENDPOINT)\$"
-API_REPLIES="^$BUS_ENDPOINT\$"
-WRITER_NAMES="^(supermarket\\.purchases\\.[a-z_.-]+|$PURCHASE_FANOUTS|Supermarket\\.Contracts\\.(Purchases|History):[A-Za-z]+|$FAULTS|$BUS_ENDPOINT)\$"
-AGGREGATOR_NAMES="^(supermarket\\.store\\.[a-z_.-]+|Supermarket\\.Contracts\\.Sales:[A-Za-z]+|$FAULTS|$BUS_ENDPOINT)\$"
+# What each broker user may configure, write and read: scripts/broker-rights/<account>.json, regular expressions over
+# the names of exchanges and queues (RabbitMQ does not tell the two apart by name), shared with docker/. Topology.cs
+# names the system's own; MassTransit names each process's reply endpoint <machine>_<process>_bus_<id>, the exchange
+# of a message type Supermarket.Contracts.<Area>:<Type> and of its faults MassTransit:Fault--<type>--. The API may
+# publish purchases and questions and read its replies, and nothing of the workers': it can neither delete, purge nor
+# consume the writer's queue (README, "Security").
+RIGHTS=$ROOT/scripts/broker-rights
 
 # Users, vhosts and permissions, imported into the running cluster's metadata (once is enough for every node): the
 # accounts and nothing else, so a user no longer listed (RabbitMQ's own guest, the shared user of earlier versions)
 # is deleted. Passwords go from the accounts file to rabbitmqctl's standard input.
 rabbit_provision() {
   rabbit_node "$( ((BROKER_NODES == 1)) && echo 0 || echo 1)"
-  jq --arg api "$API_NAMES" --arg replies "$API_REPLIES" --arg writer "$WRITER_NAMES" --arg aggregator "$AGGREGATOR_NAMES" '
-    def may(c; w; r): {configure: c, write: w, read: r};
-    {"broker-api": may($api; $api; $replies), "broker-writer": may($writer; $writer; $writer),
-     "broker-aggregator": may($aggregator; $aggregator; $aggregator), "broker-monitor": may(""; ""; ""),
-     "broker-admin": may(".*"; ".*"; ".*")} as $rights
+  jq --slurpfile api "$RIGHTS/api.json" --slurpfile writer "$RIGHTS/writer.json" --slurpfile aggregator "$RIGHTS/aggregator.json" \
+    --slurpfile monitor "$RIGHTS/monitor.json" --slurpfile admin "$RIGHTS/admin.json" '
+    {"broker-api": $api[0], "broker-writer": $writer[0], "broker-aggregator": $aggregator[0], "broker-monitor": $monitor[0],
+     "broker-admin": $admin[0]} as $rights
     | {"broker-monitor": ["monitoring"], "broker-admin": ["administrator"]} as $tags
     | [to_entries[] | select($rights[.key])] as $accounts
     | {vhosts: [{name: "/"}, {name: "supermarket-test"}],

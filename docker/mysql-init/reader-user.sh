@@ -1,6 +1,13 @@
-# Sourced by the MySQL image's entrypoint once, when the data volume is new: the aggregator's read-only user
-# (README, "Guarantees"). The writer's user (MYSQL_USER) is created by the image itself.
+# Sourced by the MySQL image's entrypoint once, when the data volume is new. The writer's user (MYSQL_USER, made by the
+# image) may grant what it creates: its migration 0005 grants the sales ledger to the role supermarket_ledger_reader,
+# the only privilege of the aggregator's user (README, "Security"). Names and passwords are quoted as SQL strings.
+sql_string() { printf "'%s'" "$(printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e "s/'/''/g")"; }
+writer="$(sql_string "$MYSQL_USER")@'%'"
+reader="$(sql_string "$MYSQL_READER_USER")@'%'"
 docker_process_sql --database=mysql <<-EOSQL
-	CREATE USER IF NOT EXISTS '${MYSQL_READER_USER}'@'%' IDENTIFIED BY '${MYSQL_READER_PASSWORD}';
-	GRANT SELECT ON \`${MYSQL_DATABASE}\`.* TO '${MYSQL_READER_USER}'@'%';
+	GRANT ALL PRIVILEGES ON \`${MYSQL_DATABASE}\`.* TO ${writer} WITH GRANT OPTION;
+	CREATE ROLE IF NOT EXISTS supermarket_ledger_reader;
+	CREATE USER IF NOT EXISTS ${reader} IDENTIFIED BY $(sql_string "$MYSQL_READER_PASSWORD");
+	GRANT supermarket_ledger_reader TO ${reader};
+	SET DEFAULT ROLE supermarket_ledger_reader FOR ${reader};
 EOSQL

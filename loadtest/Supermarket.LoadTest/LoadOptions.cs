@@ -77,27 +77,35 @@ public sealed record LoadOptions
     public const string LocalDatabase = "Server=127.0.0.1;Port=3306;Database=supermarket;SslMode=None";
     public static readonly Uri LocalBrokerManagement = new("http://127.0.0.1:15672/");
 
-    /// <summary>MySQL, for the verification. Without a user of its own it connects as the writer's account of this
-    /// machine (scripts/services.sh), so no password is typed on a command line.</summary>
+    /// <summary>MySQL, for the verification. Without a user of its own it connects as
+    /// <c>SUPERMARKET_LOADTEST_DATABASE_USER</c> and <c>_PASSWORD</c> from the environment (the deployment), else as the
+    /// writer's account of this machine (scripts/services.sh): no password is typed on a command line.</summary>
     public string Database
     {
-        get => new MySqlConnector.MySqlConnectionStringBuilder(field) is { UserID.Length: 0 } && Local.Value is { } accounts
-            ? new MySqlConnector.MySqlConnectionStringBuilder(field) { UserID = accounts.DatabaseWriter.User, Password = accounts.DatabaseWriter.Password }.ConnectionString
+        get => new MySqlConnector.MySqlConnectionStringBuilder(field) is { UserID.Length: 0 } connection
+               && (FromEnvironment("DATABASE") ?? Local.Value?.DatabaseWriter) is { } account
+            ? new MySqlConnector.MySqlConnectionStringBuilder(field) { UserID = account.User, Password = account.Password }.ConnectionString
             : field;
         init;
     } = LocalDatabase;
 
-    /// <summary>RabbitMQ's management API, for queue depths. Without a user of its own it asks as the monitoring
+    /// <summary>RabbitMQ's management API, for queue depths. Without a user of its own it asks as
+    /// <c>SUPERMARKET_LOADTEST_MONITOR_USER</c> and <c>_PASSWORD</c> from the environment, else as the monitoring
     /// account of this machine, which may read queue depths and nothing else.</summary>
     public Uri BrokerManagement
     {
-        get => field.UserInfo.Length == 0 && Local.Value is { } accounts
-            ? new UriBuilder(field) { UserName = Uri.EscapeDataString(accounts.BrokerMonitor.User), Password = Uri.EscapeDataString(accounts.BrokerMonitor.Password) }.Uri
+        get => field.UserInfo.Length == 0 && (FromEnvironment("MONITOR") ?? Local.Value?.BrokerMonitor) is { } account
+            ? new UriBuilder(field) { UserName = Uri.EscapeDataString(account.User), Password = Uri.EscapeDataString(account.Password) }.Uri
             : field;
         init;
     } = LocalBrokerManagement;
 
     private static readonly Lazy<LocalAccounts?> Local = new(LocalAccounts.Find);
+
+    private static Account? FromEnvironment(string account) =>
+        Environment.GetEnvironmentVariable($"SUPERMARKET_LOADTEST_{account}_USER") is { Length: > 0 } user
+            ? new Account(user, Environment.GetEnvironmentVariable($"SUPERMARKET_LOADTEST_{account}_PASSWORD") ?? "")
+            : null;
     public string BrokerVirtualHost { get; init; } = "/";
 
     /// <summary>The workers whose /about the report quotes (the API's is read through <see cref="Url"/>): by
