@@ -1,7 +1,8 @@
 # The system's own processes (the API replicas and the two workers), for run.sh and chaos.sh to source.
 # Each runs in the background with its log in .local/logs/<name>.log and its PID in .local/pids/<name>.pid;
 # the names are Api (or Api-1..Api-N behind nginx), SalesAggregator, PurchasesWriter (and PurchasesWriter-2..-M).
-# Each serves /health/live, /health/ready and /metrics on its own port (app_url).
+# Each serves /health/live, /health/ready, /metrics and /about on a port of its own (app_url): for an API its
+# management port (9080, or 9080+N for Api-N), never the public one nginx serves.
 # shellcheck shell=bash
 
 ROOT=${ROOT:?}
@@ -95,10 +96,12 @@ api_names() {
 api_port() { [ "$1" = Api ] && echo "$API_PORT" || echo $((API_PORT + ${1#Api-})); }
 writer_names() { echo PurchasesWriter; for ((i = 2; i <= WRITERS; i++)); do echo "PurchasesWriter-$i"; done; }
 project_of() { echo "${1%%-*}"; } # PurchasesWriter-2 -> PurchasesWriter
-# The workers' ports: appsettings.json gives the aggregator 9101 and the first writer 9111; the others the next ones.
+# The management ports: appsettings.json gives the API 9080, the aggregator 9101 and the first writer 9111; the other
+# replicas the next ones.
 app_port() { # name
   case $1 in
-    Api*) api_port "$1" ;;
+    Api) echo 9080 ;;
+    Api-*) echo $((9080 + ${1#Api-})) ;;
     SalesAggregator) echo 9101 ;;
     PurchasesWriter) echo 9111 ;;
     PurchasesWriter-*) echo $((9110 + ${1#PurchasesWriter-})) ;;
@@ -121,6 +124,7 @@ start_app() { # name
   fi
   project=$(project_of "$name")
   args=(--urls "$(app_url "$name")")
+  [ "$project" = Api ] && args=(--urls "http://127.0.0.1:$(api_port "$name")" --Management:Url "$(app_url "$name")")
   # The aggregator's checkpoint lives with the rest of the local state, beside the database it was taken from.
   [ "$project" = SalesAggregator ] && args+=(--Aggregator:CheckpointDirectory "$STATE/store")
   local bin=$ROOT/src/Supermarket.$project/bin/$CONFIGURATION/net10.0
@@ -170,20 +174,17 @@ start_apis() {
   local name ports=()
   for name in $(api_names); do start_app "$name"; done
   for name in $(api_names); do
-    wait_ready 90 "http://127.0.0.1:$(api_port "$name")" "$name"
+    wait_ready 90 "$(app_url "$name")" "$name"
     ports+=("$(api_port "$name")")
   done
   if ((API_REPLICAS > 0)); then
     # nginx waits for an answer as long as the API says a proxy must (its request deadline and a margin), read from
     # the first replica's /about.
     local read_timeout
-    read_timeout=$(curl -fsS "http://127.0.0.1:${ports[0]}/about" | jq -er '.settings.Ingest.proxyReadTimeoutSeconds') \
+    read_timeout=$(curl -fsS "$(app_url Api-1)/about" | jq -er '.settings.Ingest.proxyReadTimeoutSeconds') \
       || die "could not read Ingest.proxyReadTimeoutSeconds from the API's /about"
     "$ROOT/scripts/services.sh" nginx-up "$API_PORT" "$read_timeout" "${ports[@]}"
   fi
-  local names
-  mapfile -t names < <(api_names)
-  wait_ready 90 "$API_URL" "${names[@]}"
   log "system ready: $API_URL (Swagger UI at $API_URL/swagger)"
 }
 

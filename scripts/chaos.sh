@@ -73,6 +73,7 @@ mkdir -p "$OUT"
 
 mysql_rows() { mariadb --defaults-file="$STATE/mariadb/my.cnf" -uroot -N -e "SELECT COUNT(*) FROM supermarket.purchases" 2>/dev/null || echo 0; }
 writers_ready() { local name; for name in $(writer_names); do curl -fsS "$(app_url "$name")/health/ready" || return 1; done; }
+apis_ready() { local name; for name in $(api_names); do curl -fsS "$(app_url "$name")/health/ready" || return 1; done; }
 
 # The cluster's node a scenario hits: the one leading the writer's queue, or the next one (a follower).
 target_node() { # scenario
@@ -118,14 +119,14 @@ repair() { # scenario
 recovered() { # scenario
   case $1 in
     # The API answers, and every worker consumes again (a reconnected worker may not: docs/reliability.md).
-    rabbitmq) curl -fsS "$API_URL/health/ready" && "$ROOT/scripts/services.sh" rabbit-consumed ;;
+    rabbitmq) apis_ready && "$ROOT/scripts/services.sh" rabbit-consumed ;;
     # The node is back in the cluster, every queue has all its members again, and every worker consumes.
     leader-kill | follower-kill | node-pause)
-      "$ROOT/scripts/services.sh" rabbit-cluster-whole && curl -fsS "$API_URL/health/ready" && "$ROOT/scripts/services.sh" rabbit-consumed ;;
+      "$ROOT/scripts/services.sh" rabbit-cluster-whole && apis_ready && "$ROOT/scripts/services.sh" rabbit-consumed ;;
     writer) writers_ready ;;
     aggregator) curl -fsS "$API_URL/items/store/1" ;;
     mariadb | db-outage | db-stall) [ "$(mysql_rows)" -gt "$ROWS_AT_REPAIR" ] ;;
-    api) curl -fsS "http://127.0.0.1:$(api_port Api-1)/health/ready" ;;
+    api) curl -fsS "$(app_url Api-1)/health/ready" ;;
     late-retry) true ;;
   esac
 }

@@ -107,7 +107,7 @@ public sealed class LoadCommandLine
 
     private readonly Option<Uri[]> _workers = new("--workers")
     {
-        Description = "the workers whose /about (their settings) the report quotes, comma-separated",
+        Description = "the management URLs of the processes whose /about (their settings) the report quotes, comma-separated",
         DefaultValueFactory = _ => [.. Defaults.Workers],
         CustomParser = result => [.. result.Tokens.SelectMany(token => token.Value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
             .Select(text => ParseLoopback("--workers", text, result)).OfType<Uri>()],

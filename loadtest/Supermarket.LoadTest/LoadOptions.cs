@@ -108,9 +108,9 @@ public sealed record LoadOptions
             : null;
     public string BrokerVirtualHost { get; init; } = "/";
 
-    /// <summary>The workers whose /about the report quotes (the API's is read through <see cref="Url"/>): by
-    /// default the aggregator's and the first writer's ports (scripts/apps.sh).</summary>
-    public IReadOnlyList<Uri> Workers { get; init; } = [new("http://127.0.0.1:9101"), new("http://127.0.0.1:9111")];
+    /// <summary>The processes whose /about the report quotes, at their management ports (never the public one): by
+    /// default the API's, the aggregator's and the first writer's (scripts/apps.sh).</summary>
+    public IReadOnlyList<Uri> Workers { get; init; } = [new("http://127.0.0.1:9080"), new("http://127.0.0.1:9101"), new("http://127.0.0.1:9111")];
 
     public string Name => Label ?? $"{Simulation.Describe()}, {Stores} stores";
 

@@ -30,7 +30,7 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
         int[] sampled = options.CheckEveryStore
             ? [.. Enumerable.Range(1, options.Stores)]
             : [.. new[] { 1, (options.Stores / 2) + 1, options.Stores }.Where(s => s <= options.Stores).Distinct()];
-        var system = await SystemUnderTest.ReadAsync(options, http);
+        var system = await SystemUnderTest.ReadAsync(options);
         var storedBefore = options.Verify ? await verifier.CountStoredAsync() : 0;
         var ledgerBefore = options.Verify ? await verifier.LedgerSeqAsync() : 0;
         IReadOnlySet<Guid> idsBefore = options.Verify && options.Retries ? await verifier.StoredIdsAsync() : new HashSet<Guid>();

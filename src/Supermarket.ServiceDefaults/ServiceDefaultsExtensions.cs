@@ -7,6 +7,7 @@ using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Hosting;
 using Supermarket.ServiceDefaults.About;
 using Supermarket.ServiceDefaults.Health;
+using Supermarket.ServiceDefaults.Management;
 using Supermarket.ServiceDefaults.Observability;
 
 namespace Supermarket.ServiceDefaults;
@@ -21,6 +22,7 @@ public static class ServiceDefaultsExtensions
     public static IHostApplicationBuilder AddServiceDefaults(this IHostApplicationBuilder builder)
     {
         builder.AddSupermarketTelemetry();
+        builder.AddManagementPort();
         builder.Services.AddHealthChecks();
         builder.Services.TryAddSingleton(TimeProvider.System);
         return builder;
@@ -31,19 +33,22 @@ public static class ServiceDefaultsExtensions
     /// <c>/health/ready</c>: every check tagged <see cref="ReadyTag"/> passes (MassTransit tags its bus check so:
     /// connected to the broker, every receive endpoint consuming). A Degraded endpoint, one that lost its connection,
     /// is 503 here; ASP.NET Core would answer it with 200. It answers JSON: each check's status and what it says. <c>/metrics</c>: OpenTelemetry's Prometheus exporter. <c>/about</c>: the
-    /// service and its settings (<see cref="AboutEndpoint"/>).
+    /// service and its settings (<see cref="AboutEndpoint"/>). All four on the management port only, when the process
+    /// has one (<see cref="ManagementOptions"/>).
     /// </summary>
     public static WebApplication MapDefaultEndpoints(this WebApplication app)
     {
-        app.MapHealthChecks("/health/live", new HealthCheckOptions { Predicate = _ => false });
-        app.MapHealthChecks("/health/ready", new HealthCheckOptions
+        app.UseManagementPort();
+        var management = app.MapGroup("").WithMetadata(ManagementPort.Endpoint.Marker);
+        management.MapHealthChecks("/health/live", new HealthCheckOptions { Predicate = _ => false });
+        management.MapHealthChecks("/health/ready", new HealthCheckOptions
         {
             Predicate = check => check.Tags.Contains(ReadyTag),
             ResultStatusCodes = { [HealthStatus.Degraded] = StatusCodes.Status503ServiceUnavailable },
             ResponseWriter = HealthReportJson.WriteAsync,
         });
-        app.MapPrometheusScrapingEndpoint();
-        app.MapAbout();
+        management.MapPrometheusScrapingEndpoint();
+        management.MapAbout();
         return app;
     }
 }

@@ -14,9 +14,9 @@ namespace Supermarket.LoadTest.Reporting;
 /// </summary>
 public sealed record SystemUnderTest(IReadOnlyList<SettingsGroup> Groups)
 {
-    public static async Task<SystemUnderTest> ReadAsync(LoadOptions options, HttpClient api)
+    public static async Task<SystemUnderTest> ReadAsync(LoadOptions options)
     {
-        List<SettingsGroup> groups = [await AboutAsync("API", api, "about")];
+        List<SettingsGroup> groups = [];
         foreach (var worker in options.Workers)
         {
             using var http = new HttpClient { BaseAddress = worker, Timeout = TimeSpan.FromSeconds(2) };

@@ -89,5 +89,8 @@ public static class TestSettings
         ["Aggregator:CheckpointDirectory"] = CheckpointDirectory,
         // Several workers run at once in the tests, beside ./run.sh's: no fixed ports for their health and metrics.
         ["Urls"] = "http://127.0.0.1:0",
+        // The in-memory API has no ports to tell apart: its management endpoints answer with the rest
+        // (ManagementPortTests start a real one).
+        ["Management:Url"] = "",
     };
 }

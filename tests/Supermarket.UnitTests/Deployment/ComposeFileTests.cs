@@ -22,7 +22,7 @@ public sealed partial class ComposeFileTests
     {
         typeof(BrokerOptions), typeof(DatabaseOptions), typeof(CatalogOptions), typeof(IngestOptions),
         typeof(InsightOptions), typeof(WriterOptions), typeof(AggregatorOptions), typeof(TelemetryOptions),
-        typeof(Supermarket.Security.AuthOptions),
+        typeof(Supermarket.Security.AuthOptions), typeof(Supermarket.ServiceDefaults.Management.ManagementOptions),
     }.ToDictionary(type => (string)type.GetField("Section")!.GetValue(null)!);
 
     private static readonly string[] Lines = ComposeFile.Lines;
@@ -77,7 +77,8 @@ public sealed partial class ComposeFileTests
     {
         var block = Service(service);
         Assert.Contains(block, line => line.Trim() == "restart: unless-stopped");
-        Assert.Contains(block, line => line.Trim() == "healthcheck: *ready");
+        // The API's readiness is on its management port (8081), the workers' on their only one.
+        Assert.Contains(block, line => line.Trim() == (service == "api" ? "healthcheck: *api-ready" : "healthcheck: *ready"));
         Assert.Contains(Lines, line => line.Contains("GET /health/ready", StringComparison.Ordinal));
     }
 

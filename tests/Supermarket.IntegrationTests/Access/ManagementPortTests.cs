@@ -1,0 +1,81 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.Sockets;
+using Supermarket.IntegrationTests.Infrastructure;
+
+namespace Supermarket.IntegrationTests.Access;
+
+/// <summary>The API's public port (the one nginx and the deployment publish) serves the API and its documentation
+/// only; /health/*, /metrics and /about answer on its management port. On the real Kestrel of the API's own build,
+/// started as scripts/apps.sh starts it: the in-memory test server has no ports to tell apart.</summary>
+[Collection(nameof(SystemCollection))]
+public sealed class ManagementPortTests(SupermarketSystem system)
+{
+    [Fact]
+    public async Task The_management_endpoints_answer_on_the_management_port_and_not_on_the_public_one()
+    {
+        _ = system.WriterUrl;
+        var (publicPort, managementPort) = (FreePort(), FreePort());
+        using var api = StartApi(publicPort, managementPort);
+        try
+        {
+            using var management = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{managementPort}") };
+            using var published = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{publicPort}") };
+            await SupermarketSystem.WaitUntilReadyAsync(management);
+
+            foreach (var path in new[] { "/health/live", "/health/ready", "/metrics", "/about" })
+            {
+                Assert.Equal(HttpStatusCode.OK, (await management.GetAsync(path)).StatusCode);
+                Assert.Equal(HttpStatusCode.NotFound, (await published.GetAsync(path)).StatusCode);
+            }
+
+            Assert.Equal(HttpStatusCode.OK, (await published.GetAsync("/swagger/v1/swagger.json")).StatusCode);
+            Assert.Equal(HttpStatusCode.OK, (await published.GetAsync("/items/store/1")).StatusCode);
+        }
+        finally
+        {
+            api.Kill(entireProcessTree: true);
+            await api.WaitForExitAsync();
+        }
+    }
+
+    private static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+
+    /// <summary>The API's own build output, its content root, with the tests' settings and its own accounts in its
+    /// environment.</summary>
+    private static Process StartApi(int publicPort, int managementPort)
+    {
+        var root = new DirectoryInfo(AppContext.BaseDirectory);
+        while (!File.Exists(Path.Combine(root.FullName, "run.sh")))
+        {
+            root = root.Parent ?? throw new InvalidOperationException("The checkout's root (run.sh) is not above the tests.");
+        }
+
+        var output = new DirectoryInfo(AppContext.BaseDirectory);
+        var bin = Path.Combine(root.FullName, "src", "Supermarket.Api", "bin", output.Parent!.Name, output.Name);
+        var start = new ProcessStartInfo("dotnet")
+        {
+            WorkingDirectory = bin,
+            ArgumentList = { "Supermarket.Api.dll", "--urls", $"http://127.0.0.1:{publicPort}" },
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+        };
+        foreach (var (key, value) in TestSettings.ApiAccounts().Concat(TestSettings.For()))
+        {
+            start.Environment[key.Replace(":", "__", StringComparison.Ordinal)] = value;
+        }
+
+        start.Environment["Management__Url"] = $"http://127.0.0.1:{managementPort}";
+        var process = Process.Start(start) ?? throw new InvalidOperationException("dotnet did not start");
+        process.OutputDataReceived += (_, _) => { };
+        process.ErrorDataReceived += (_, _) => { };
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+        return process;
+    }
+}
