@@ -16,12 +16,24 @@ public sealed class ManagementPortTests(SupermarketSystem system)
     {
         _ = system.WriterUrl;
         var (publicPort, managementPort) = (FreePort(), FreePort());
-        using var api = StartApi(publicPort, managementPort);
+        var output = new System.Collections.Concurrent.ConcurrentQueue<string>();
+        using var api = StartApi(publicPort, managementPort, output);
         try
         {
             using var management = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{managementPort}") };
             using var published = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{publicPort}") };
-            await SupermarketSystem.WaitUntilReadyAsync(management);
+            var ready = await Eventually.UntilAsync(async () =>
+            {
+                try
+                {
+                    return (await management.GetAsync("/health/ready")).StatusCode == HttpStatusCode.OK;
+                }
+                catch (HttpRequestException) when (!api.HasExited)
+                {
+                    return false; // not listening yet
+                }
+            }, ok => ok, TimeSpan.FromSeconds(60));
+            Assert.True(ready, $"the API was not ready on its management port within 60 s: {string.Join('\n', output)}");
 
             foreach (var path in new[] { "/health/live", "/health/ready", "/metrics", "/about" })
             {
@@ -48,7 +60,7 @@ public sealed class ManagementPortTests(SupermarketSystem system)
 
     /// <summary>The API's own build output, its content root, with the tests' settings and its own accounts in its
     /// environment.</summary>
-    private static Process StartApi(int publicPort, int managementPort)
+    private static Process StartApi(int publicPort, int managementPort, System.Collections.Concurrent.ConcurrentQueue<string> output)
     {
         var root = new DirectoryInfo(AppContext.BaseDirectory);
         while (!File.Exists(Path.Combine(root.FullName, "run.sh")))
@@ -56,8 +68,8 @@ public sealed class ManagementPortTests(SupermarketSystem system)
             root = root.Parent ?? throw new InvalidOperationException("The checkout's root (run.sh) is not above the tests.");
         }
 
-        var output = new DirectoryInfo(AppContext.BaseDirectory);
-        var bin = Path.Combine(root.FullName, "src", "Supermarket.Api", "bin", output.Parent!.Name, output.Name);
+        var tests = new DirectoryInfo(AppContext.BaseDirectory);
+        var bin = Path.Combine(root.FullName, "src", "Supermarket.Api", "bin", tests.Parent!.Name, tests.Name);
         var start = new ProcessStartInfo("dotnet")
         {
             WorkingDirectory = bin,
@@ -72,8 +84,8 @@ public sealed class ManagementPortTests(SupermarketSystem system)
 
         start.Environment["Management__Url"] = $"http://127.0.0.1:{managementPort}";
         var process = Process.Start(start) ?? throw new InvalidOperationException("dotnet did not start");
-        process.OutputDataReceived += (_, _) => { };
-        process.ErrorDataReceived += (_, _) => { };
+        process.OutputDataReceived += (_, line) => output.Enqueue(line.Data ?? "");
+        process.ErrorDataReceived += (_, line) => output.Enqueue(line.Data ?? "");
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
         return process;
