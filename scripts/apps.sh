@@ -162,8 +162,9 @@ wait_ready() { # seconds url names...
 }
 
 # The writers are ready once their schema is migrated and they consume; on a long history a migration that builds an
-# index takes minutes (WRITER_READY_SECONDS, while the writer runs). Nothing else waits on them (the API binds their
-# queue itself), nor on the aggregator, whose rebuild on a long history may take a while: questions wait for it.
+# index takes minutes (WRITER_READY_SECONDS, while the writer runs). The APIs start after them: only a writer declares
+# their queue, and a purchase posted before it exists gets a 503. Nothing waits on the aggregator, whose rebuild on a
+# long history may take a while: questions wait for it.
 start_workers() {
   local name
   for name in $(writer_names) SalesAggregator; do start_app "$name"; done

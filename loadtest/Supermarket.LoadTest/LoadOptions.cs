@@ -82,10 +82,17 @@ public sealed record LoadOptions
     /// writer's account of this machine (scripts/services.sh): no password is typed on a command line.</summary>
     public string Database
     {
-        get => new MySqlConnector.MySqlConnectionStringBuilder(field) is { UserID.Length: 0 } connection
-               && (FromEnvironment("DATABASE") ?? Local.Value?.DatabaseWriter) is { } account
-            ? new MySqlConnector.MySqlConnectionStringBuilder(field) { UserID = account.User, Password = account.Password }.ConnectionString
-            : field;
+        get
+        {
+            var connection = new MySqlConnector.MySqlConnectionStringBuilder(field);
+            if (connection.UserID.Length > 0 || (FromEnvironment("DATABASE") ?? Local.Value?.DatabaseWriter) is not { } account)
+            {
+                return field;
+            }
+
+            (connection.UserID, connection.Password) = (account.User, account.Password);
+            return connection.ConnectionString;
+        }
         init;
     } = LocalDatabase;
 
