@@ -4,7 +4,21 @@ using System.Text;
 namespace Supermarket.IntegrationTests.Ingest;
 
 /// <summary>One request the fuzzer sends: described, so a failure names what was sent.</summary>
-public sealed record FuzzedRequest(string Method, string Path, string? ContentType, string? IdempotencyKey, byte[]? Body, bool Chunked, string Description);
+public sealed record FuzzedRequest(
+    string Method, string Path, string? ContentType, string? IdempotencyKey, byte[]? Body, bool Chunked, FuzzedCaller Caller, int Store, string Description);
+
+/// <summary>Who a fuzzed request says it comes from: a till of the store in its path (<see cref="FuzzedRequest.Store"/>,
+/// also when the path's store is malformed), a till of another store, an analyst, nobody, a token that is no JWT, or
+/// an analyst's token signed with a key the API does not trust.</summary>
+public enum FuzzedCaller
+{
+    TillOfThePathsStore,
+    TillOfAnotherStore,
+    Analyst,
+    Nobody,
+    NotAToken,
+    ForeignSignature,
+}
 
 /// <summary>
 /// Seeded random requests: mostly purchases with something wrong in the path, the headers or the body (wrong
@@ -39,12 +53,18 @@ public sealed class FuzzedRequests(int seed)
         ["true", "null", "[]", "{}", "\"abc\"", "1.5", "-1", "0", "1e400", "-1e400", "99999999999999999999", "\"99999999999999999999\"", "\"\"",
          "\"1\\u0000\"", "NaN", "Infinity", "\"\\uD800\"", "2147483648", "\"-0\""];
 
+    // A till of the path's store most often, so that with credentials required some purchases still get through.
+    private static readonly FuzzedCaller[] Callers =
+        [FuzzedCaller.TillOfThePathsStore, FuzzedCaller.TillOfThePathsStore, FuzzedCaller.TillOfThePathsStore, FuzzedCaller.TillOfThePathsStore,
+         FuzzedCaller.Analyst, FuzzedCaller.Analyst, FuzzedCaller.TillOfAnotherStore, FuzzedCaller.Nobody, FuzzedCaller.NotAToken, FuzzedCaller.ForeignSignature];
+
     private readonly Random _random = new(seed);
 
     public FuzzedRequest Next()
     {
         var method = Pick(Methods);
-        var (path, pathKind) = NextPath();
+        var store = _random.Next(1, 201);
+        var (path, pathKind) = NextPath(store);
         var contentType = Pick(ContentTypes);
         var key = _random.Next(10) switch
         {
@@ -56,13 +76,14 @@ public sealed class FuzzedRequests(int seed)
         };
         var (body, bodyKind) = NextBody();
         var chunked = _random.Next(8) == 0;
-        return new FuzzedRequest(method, path, contentType, key, body, chunked,
-            $"{method} {Shorten(path)} [{pathKind}] content-type={contentType ?? "none"} key={Shorten(key ?? "none")} body=[{bodyKind}]{(chunked ? " chunked" : "")}");
+        var caller = Pick(Callers);
+        return new FuzzedRequest(method, path, contentType, key, body, chunked, caller, store,
+            $"{method} {Shorten(path)} [{pathKind}] caller={caller} content-type={contentType ?? "none"} key={Shorten(key ?? "none")} body=[{bodyKind}]{(chunked ? " chunked" : "")}");
     }
 
-    private (string Path, string Kind) NextPath()
+    private (string Path, string Kind) NextPath(int validStore)
     {
-        var store = ValidStore();
+        var store = validStore.ToString(CultureInfo.InvariantCulture);
         var customer = _random.Next(1, 1_000_000).ToString(CultureInfo.InvariantCulture);
         var date = "20210101";
         switch (_random.Next(6))
@@ -115,8 +136,6 @@ public sealed class FuzzedRequests(int seed)
 
         return body.Append("]}").ToString();
     }
-
-    private string ValidStore() => _random.Next(1, 201).ToString(CultureInfo.InvariantCulture);
 
     private T Pick<T>(IReadOnlyList<T> choices) => choices[_random.Next(choices.Count)];
 
