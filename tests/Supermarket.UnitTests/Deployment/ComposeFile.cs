@@ -7,29 +7,14 @@ public static partial class ComposeFile
 {
     public static readonly string[] Lines = File.ReadAllLines(Path.Combine(RepositoryRoot(), "docker", "compose.yaml"));
 
-    /// <summary>Every image compose builds from docker/Dockerfile: the program it runs and the image it runs on.</summary>
-    public static IEnumerable<(string Assembly, string Image)> BuiltImages()
-    {
-        string? assembly = null;
-        foreach (var line in Lines)
-        {
-            var arg = BuildArg().Match(line);
-            if (!arg.Success)
-            {
-                continue;
-            }
+    /// <summary>Every program compose builds an image of from docker/Dockerfile (its APP build argument).</summary>
+    public static IEnumerable<string> BuiltApps() =>
+        Lines.Select(line => BuildArg().Match(line)).Where(match => match.Success && match.Groups["name"].Value == "APP").Select(match => match.Groups["value"].Value);
 
-            if (arg.Groups[1].Value == "ASSEMBLY")
-            {
-                assembly = arg.Groups[2].Value;
-            }
-            else if (arg.Groups[1].Value == "RUNTIME_IMAGE")
-            {
-                yield return (assembly ?? throw new InvalidOperationException("RUNTIME_IMAGE before ASSEMBLY"), arg.Groups[2].Value);
-                assembly = null;
-            }
-        }
-    }
+    /// <summary>The runtime image those programs run on where Microsoft's registry answers (the default of
+    /// RUNTIME_IMAGE; this machine's stand-in replaces it through DOTNET_RUNTIME_IMAGE).</summary>
+    public static string DefaultRuntimeImage() =>
+        Lines.Select(line => DefaultRuntime().Match(line)).Single(match => match.Success).Groups["image"].Value;
 
     public static string RepositoryRoot()
     {
@@ -42,6 +27,9 @@ public static partial class ComposeFile
         return directory?.FullName ?? throw new InvalidOperationException("Supermarket.sln not found above the test folder.");
     }
 
-    [GeneratedRegex(@"^\s+(ASSEMBLY|RUNTIME_IMAGE):\s*(\S+)\s*$")]
+    [GeneratedRegex(@"^\s+(?<name>APP):\s*(?<value>\S+)\s*$")]
     private static partial Regex BuildArg();
+
+    [GeneratedRegex(@"^\s+RUNTIME_IMAGE:\s*\$\{DOTNET_RUNTIME_IMAGE:-(?<image>[^}]+)\}\s*$")]
+    private static partial Regex DefaultRuntime();
 }

@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# The deployment of docker/compose.yaml in containers on this machine, under Debian's podman (no Docker engine, no
+# systemd, no registry here):
+#
+#   scripts/containers.sh up                    build the images, start the topology, wait until it is healthy
+#   scripts/containers.sh loadtest [options]    run the load test's container against it (the load test's options)
+#   scripts/containers.sh compose ARGS...       docker-compose with this deployment's settings (ps, logs, kill, ...)
+#   scripts/containers.sh down                  stop the topology (its volumes stay), the health checks and podman
+#
+# What it sets up once: podman with runc, cgroupfs and no default ulimits (../shared/notes/containers.md: crun and
+# podman's raised limits fail here), podman's Docker-compatible socket for Debian's docker-compose 1.29, the images of
+# docker/local-bases/ in place of the official ones, and the deployment's secrets (random, in
+# .local/containers/compose.env, mode 600, read by docker-compose --env-file).
+# Podman runs a container's health check from a systemd timer; without systemd this script's health-check loop runs
+# them instead (`podman healthcheck run`), so compose's depends_on conditions and the load test see real health.
+# Restarts are podman's own (compose's restart: policies).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+STATE=${SUPERMARKET_STATE_DIR:-$ROOT/.local}
+DIR=$STATE/containers
+PIDS=$STATE/pids
+ENV_FILE=$DIR/compose.env
+SOCKET=/run/podman/podman.sock
+BASE_IMAGE=localhost/supermarket/debian:bookworm
+# How often every running container's health check runs; compose's intervals (10 s) assume a timer of their own.
+HEALTH_CHECK_SECONDS=5
+
+log() { printf '[containers] %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+alive() { [ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null; }
+pid_of() { if [ -f "$1" ]; then cat "$1"; fi; }
+
+compose() {
+  DOCKER_HOST=unix://$SOCKET docker-compose -p supermarket -f "$ROOT/docker/compose.yaml" --env-file "$ENV_FILE" "$@"
+}
+
+installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]; }
+
+install_podman() {
+  local missing=() pkg
+  for pkg in podman runc mmdebstrap docker-compose curl jq; do
+    installed "$pkg" || missing+=("$pkg")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    [ "$(id -u)" -eq 0 ] || die "missing ${missing[*]}; run as root or install them with apt-get"
+    log "installing ${missing[*]} from Debian's packages"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+  local conf=/etc/containers/containers.conf
+  if ! grep -qs '^runtime = "runc"' "$conf"; then
+    log "configuring podman for this machine ($conf): runc, cgroupfs, no default ulimits"
+    mkdir -p "$(dirname "$conf")"
+    [ ! -e "$conf" ] || cp "$conf" "$conf.before-supermarket"
+    printf '[containers]\ndefault_ulimits = []\n\n[engine]\nruntime = "runc"\ncgroup_manager = "cgroupfs"\n' >"$conf"
+  fi
+}
+
+socket_answers() { curl -fsS --unix-socket "$SOCKET" http://podman/_ping >/dev/null 2>&1; }
+
+start_podman_service() {
+  socket_answers && return
+  mkdir -p "$(dirname "$SOCKET")" "$PIDS" "$DIR"
+  log "starting podman's Docker-compatible API on $SOCKET"
+  setsid podman system service --time=0 "unix://$SOCKET" >"$DIR/podman-service.log" 2>&1 &
+  echo $! >"$PIDS/podman-service.pid"
+  local deadline=$((SECONDS + 30))
+  until socket_answers; do
+    ((SECONDS < deadline)) || die "podman's API did not answer within 30 s ($DIR/podman-service.log)"
+    sleep 0.3
+  done
+}
+
+image_exists() { podman image exists "$1"; }
+
+# The official images' stand-ins (docker/local-bases/README.md), each built once per machine on a Debian base that
+# trusts what this machine trusts (its extra CAs included, so the SDK restores from this machine's NuGet).
+build_local_bases() {
+  if ! image_exists "$BASE_IMAGE"; then
+    log "building the Debian base image with mmdebstrap"
+    local tar=$DIR/debian-base.tar
+    # $1 in a hook is mmdebstrap's: the new root.
+    # shellcheck disable=SC2016
+    mmdebstrap --quiet --variant=minbase --include=ca-certificates \
+      --customize-hook='sync-in /usr/local/share/ca-certificates /usr/local/share/ca-certificates' \
+      --customize-hook='chroot "$1" update-ca-certificates' bookworm "$tar"
+    podman import --quiet "$tar" "$BASE_IMAGE" >/dev/null
+    rm -f "$tar"
+  fi
+  local name context
+  for name in rabbitmq mariadb nginx curl dotnet-sdk dotnet-runtime; do
+    image_exists "localhost/supermarket/$name:local" && continue
+    context=$ROOT/docker/local-bases
+    [[ $name != dotnet-* ]] || context=$(dirname "$(readlink -f "$(command -v dotnet)")")
+    log "building localhost/supermarket/$name:local (docker/local-bases/$name.Containerfile)"
+    podman build --quiet --build-arg "BASE=$BASE_IMAGE" -t "localhost/supermarket/$name:local" \
+      -f "$ROOT/docker/local-bases/$name.Containerfile" "$context" >/dev/null
+  done
+}
+
+random_secret() { head -c 48 /dev/urandom | base64 -w0 | tr -dc 'A-Za-z0-9' | head -c 32; }
+
+# The variables docker/compose.yaml requires, made once: the same accounts as every deployment has (README,
+# "Security"), with passwords no one else knows; and the local bases in place of the official images.
+ensure_env_file() {
+  [ -s "$ENV_FILE" ] && return
+  mkdir -p "$DIR"
+  local account
+  (
+    umask 077
+    {
+      echo "RABBITMQ_ERLANG_COOKIE=$(random_secret)"
+      for account in ADMIN API WRITER AGGREGATOR MONITOR; do
+        echo "RABBITMQ_${account}_USER=supermarket_${account,,}"
+        echo "RABBITMQ_${account}_PASSWORD=$(random_secret)"
+      done
+      echo "MYSQL_USER=supermarket"
+      echo "MYSQL_PASSWORD=$(random_secret)"
+      echo "MYSQL_READER_USER=supermarket_reader"
+      echo "MYSQL_READER_PASSWORD=$(random_secret)"
+      echo "MYSQL_ROOT_PASSWORD=$(random_secret)"
+      echo "SUPERMARKET_SIGNING_KEY=$(head -c 48 /dev/urandom | base64 -w0)"
+      echo "RABBITMQ_IMAGE=localhost/supermarket/rabbitmq:local"
+      echo "CURL_IMAGE=localhost/supermarket/curl:local"
+      echo "MARIADB_IMAGE=localhost/supermarket/mariadb:local"
+      echo "NGINX_IMAGE=localhost/supermarket/nginx:local"
+      echo "DOTNET_SDK_IMAGE=localhost/supermarket/dotnet-sdk:local"
+      echo "DOTNET_RUNTIME_IMAGE=localhost/supermarket/dotnet-runtime:local"
+    } >"$ENV_FILE"
+  )
+}
+
+# Stands in for the systemd timers podman would start: every running container with a health check has it run.
+health_checks_loop() {
+  while :; do
+    podman ps --format '{{.ID}}' --filter status=running | while read -r id; do
+      podman healthcheck run "$id" </dev/null >/dev/null 2>&1 || true
+    done
+    sleep "$HEALTH_CHECK_SECONDS"
+  done
+}
+
+start_health_checks() {
+  alive "$(pid_of "$PIDS/health-checks.pid")" && return
+  mkdir -p "$PIDS"
+  health_checks_loop >/dev/null 2>&1 &
+  echo $! >"$PIDS/health-checks.pid"
+}
+
+up() {
+  install_podman
+  start_podman_service
+  build_local_bases
+  ensure_env_file
+  start_health_checks
+  log "building the application images and starting the topology (docker/compose.yaml)"
+  compose build --quiet
+  compose up -d
+  log "up: nginx on 127.0.0.1:$(compose port nginx 80 | cut -d: -f2)"
+}
+
+down() {
+  if socket_answers; then
+    compose --profile loadtest down --remove-orphans || true
+  fi
+  local name pid
+  for name in health-checks podman-service; do
+    pid=$(pid_of "$PIDS/$name.pid")
+    if alive "$pid"; then
+      log "stopping $name (pid $pid)"
+      kill "$pid"
+    fi
+    rm -f "$PIDS/$name.pid"
+  done
+}
+
+command=${1:-}
+case $command in
+  up) up ;;
+  down) down ;;
+  loadtest) shift; compose --profile loadtest run --rm loadtest "$@" ;;
+  compose) shift; compose "$@" ;;
+  *) echo "usage: $0 up|down|loadtest [load test options]|compose ARGS..." >&2; exit 2 ;;
+esac
