@@ -6,7 +6,7 @@ namespace Supermarket.ServiceDefaults.Health;
 
 /// <summary>A health answer an operator can act on: the overall status and, for each check, its status and what it
 /// says (a writer that is not ready because the database is away says since when), instead of ASP.NET Core's one
-/// word.</summary>
+/// word. A check's data, when it has any, comes as figures a script reads (the aggregator's start from its checkpoint).</summary>
 public static class HealthReportJson
 {
     public static async Task WriteAsync(HttpContext context, HealthReport report)
@@ -21,10 +21,34 @@ public static class HealthReportJson
             json.WriteStartObject(name);
             json.WriteString("status", entry.Status.ToString());
             json.WriteString("description", entry.Description);
+            if (entry.Data.Count > 0)
+            {
+                WriteData(json, entry.Data);
+            }
+
             json.WriteEndObject();
         }
 
         json.WriteEndObject();
+        json.WriteEndObject();
+    }
+
+    // By hand: JsonSerializer would flush, and the response body takes no synchronous writes.
+    private static void WriteData(Utf8JsonWriter json, IReadOnlyDictionary<string, object> data)
+    {
+        json.WriteStartObject("data");
+        foreach (var (key, value) in data)
+        {
+            switch (value)
+            {
+                case bool flag: json.WriteBoolean(key, flag); break;
+                case long number: json.WriteNumber(key, number); break;
+                case int number: json.WriteNumber(key, number); break;
+                case double number: json.WriteNumber(key, number); break;
+                default: json.WriteString(key, Convert.ToString(value, System.Globalization.CultureInfo.InvariantCulture)); break;
+            }
+        }
+
         json.WriteEndObject();
     }
 }

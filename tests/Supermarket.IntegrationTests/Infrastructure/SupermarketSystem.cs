@@ -31,6 +31,9 @@ public sealed class SupermarketSystem : IAsyncLifetime
     /// <summary>The running aggregator's services, to see how its start went.</summary>
     public IServiceProvider StoreServices => _store?.Services ?? throw new InvalidOperationException("The aggregator is stopped.");
 
+    /// <summary>The running aggregator's management address (/health/*, /metrics, /about).</summary>
+    public Uri StoreUrl => _store?.Url ?? throw new InvalidOperationException("The aggregator is stopped.");
+
     public IBus Bus => _api!.Services.GetRequiredService<IBus>();
 
     /// <summary>Where the running writer and aggregator serve their health and metrics.</summary>
