@@ -3,8 +3,11 @@
 #
 #   ./run.sh [topology] [load test options]   services + API + workers up, then a day of purchases (small defaults)
 #   ./run.sh up [topology]                    only bring the system up (API on 127.0.0.1:8080)
+#   ./run.sh --in-containers [load test options]   the same in containers: docker/compose.yaml under podman
+#                                             (scripts/containers.sh), nginx on 127.0.0.1:8080, the load test's container
 #   ./run.sh chaos [options]                  a day of load with faults injected, verified (scripts/chaos.sh --help)
-#   ./run.sh down                             stop everything this script or scripts/services.sh started
+#   ./run.sh down                             stop everything this script, scripts/services.sh or
+#                                             scripts/containers.sh started (the containers' volumes stay)
 #   ./run.sh status                           what runs
 #   ./run.sh credential till STORE | analyst NAME   a local credential for the API (README, "Security")
 #
@@ -34,6 +37,7 @@ down() {
   mkdir -p "$PIDS"
   stop_apps
   "$ROOT/scripts/services.sh" down
+  if command -v podman >/dev/null; then "$ROOT/scripts/containers.sh" down; fi
 }
 
 status() {
@@ -51,6 +55,12 @@ case $command in
   status) status ;;
   credential) shift; exec dotnet run -c "$CONFIGURATION" --project "$ROOT/tools/Supermarket.Credentials" -- "$@" ;;
   chaos) shift; exec "$ROOT/scripts/chaos.sh" "$@" ;;
+  --in-containers)
+    shift
+    "$ROOT/scripts/containers.sh" up
+    log "running the load test's container: $*"
+    exec "$ROOT/scripts/containers.sh" loadtest "$@"
+    ;;
   *)
     take_topology_options "$@"
     up

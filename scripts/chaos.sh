@@ -26,8 +26,13 @@
 #     --api-replicas N         API replicas behind nginx (2)
 #     --writers M              Purchases writers (1)
 #     --broker-nodes 1|3       RabbitMQ nodes (1); 3: a cluster with quorum queues
+#     --in-containers          against docker/compose.yaml's deployment (scripts/containers.sh) instead, where podman's
+#                              restart policies and the health checks do the recovery, the script only the fault.
+#                              Scenarios: broker-node-kill (SIGKILL the node leading the writer's queue), writer-kill
+#                              (SIGKILL a writer), aggregator-restart (its container restarted: it must start from the
+#                              checkpoint on its volume), mariadb-restart (its container restarted). All by default.
 #
-# The system is brought up (./run.sh up) with the topology given and left running afterwards.
+# The system is brought up (./run.sh up, or scripts/containers.sh up) with the topology given and left running.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -42,6 +47,7 @@ FAULT_FOR=10
 SCENARIOS=""
 RETRY_FOR=180
 API_REPLICAS=2
+IN_CONTAINERS=0
 ARGS=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -50,13 +56,15 @@ while [ $# -gt 0 ]; do
     --fault-after) FAULT_AFTER=$2; shift 2 ;;
     --fault-for) FAULT_FOR=$2; shift 2 ;;
     --scenarios) SCENARIOS=$2; shift 2 ;;
-    -h|--help) sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --in-containers) IN_CONTAINERS=1; shift ;;
+    -h|--help) sed -n '2,34p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) ARGS+=("$1"); shift ;;
   esac
 done
 take_topology_options "${ARGS[@]}"
 if [ -z "$SCENARIOS" ]; then
-  if ((BROKER_NODES > 1)); then SCENARIOS="leader-kill follower-kill node-pause"; else SCENARIOS="rabbitmq writer aggregator mariadb db-stall api late-retry"; fi
+  if ((IN_CONTAINERS)); then SCENARIOS="broker-node-kill writer-kill aggregator-restart mariadb-restart"
+  elif ((BROKER_NODES > 1)); then SCENARIOS="leader-kill follower-kill node-pause"; else SCENARIOS="rabbitmq writer aggregator mariadb db-stall api late-retry"; fi
 fi
 if [[ $SCENARIOS =~ (leader-kill|follower-kill|node-pause) ]] && ((BROKER_NODES < 3)); then
   die "the leader-kill, follower-kill and node-pause scenarios need --broker-nodes 3"
@@ -69,7 +77,13 @@ fi
 
 OUT=$STATE/chaos/$(date -u +%Y%m%d-%H%M%S)
 mkdir -p "$OUT"
-"$ROOT/run.sh" up --api-replicas "$API_REPLICAS" --writers "$WRITERS" --broker-nodes "$BROKER_NODES"
+if ((IN_CONTAINERS)); then
+  # The load test's container writes its reports here as the images' app user.
+  chmod 777 "$OUT"
+  "$ROOT/scripts/containers.sh" up
+else
+  "$ROOT/run.sh" up --api-replicas "$API_REPLICAS" --writers "$WRITERS" --broker-nodes "$BROKER_NODES"
+fi
 
 mysql_rows() { mariadb --defaults-file="$STATE/mariadb/my.cnf" -uroot -N -e "SELECT COUNT(*) FROM supermarket.purchases" 2>/dev/null || echo 0; }
 writers_ready() { local name; for name in $(writer_names); do curl -fsS "$(app_url "$name")/health/ready" || return 1; done; }
@@ -131,6 +145,51 @@ recovered() { # scenario
   esac
 }
 
+# ---- the same faults against the containers: podman's restart policies and the health checks do the repair.
+containers() { "$ROOT/scripts/containers.sh" "$@"; }
+container_of() { echo "supermarket_$1_1"; } # service (its first replica)
+crash() { kill -KILL "$(podman inspect --format '{{.State.Pid}}' "$(container_of "$1")")"; }
+healthy() { podman healthcheck run "$(container_of "$1")" </dev/null; }
+# The aggregator's /health/ready, from inside its container (its management port is published nowhere).
+aggregator_ready() {
+  podman exec "$(container_of sales-aggregator)" bash -c \
+    'exec 3<>/dev/tcp/127.0.0.1/8080 && printf "GET /health/ready HTTP/1.0\r\n\r\n" >&3 && sed "1,/^\r$/d" <&3'
+}
+# The node leading the writer's queue, as its service name (rabbitmq-N).
+writer_queue_leader() {
+  podman exec "$(container_of rabbitmq-1)" rabbitmqctl -q list_queues name leader --formatter json |
+    jq -r '.[] | select(.name == "supermarket.purchases.writer") | .leader | sub("^rabbit@"; "")'
+}
+container_inject() { # scenario
+  case $1 in
+    broker-node-kill) NODE=$(writer_queue_leader); log "$1: $NODE"; crash "$NODE" ;;
+    writer-kill) crash purchases-writer ;;
+    aggregator-restart) containers compose restart sales-aggregator ;;
+    mariadb-restart) containers compose restart mariadb ;;
+  esac
+}
+container_recovered() { # scenario
+  case $1 in
+    broker-node-kill) healthy "$NODE" && healthy rabbitmq-1 && healthy purchases-writer && healthy api ;;
+    writer-kill) healthy purchases-writer ;;
+    # Ready, and started from the checkpoint its volume kept: reading the whole ledger again would show here.
+    aggregator-restart)
+      healthy sales-aggregator && aggregator_ready | jq -e '.checks["sales-matrix"].data.startedFromCheckpoint' >/dev/null ;;
+    mariadb-restart) healthy mariadb && healthy purchases-writer ;;
+  esac
+}
+
+# One day of the load test, its reports in $OUT/NAME: a process against ./run.sh's system, or the load test's
+# container against the containers (where the deployment gives its address and accounts).
+run_day() { # name args...
+  local name=$1; shift
+  if ((IN_CONTAINERS)); then
+    containers compose --profile loadtest run --rm -v "$OUT:/reports" loadtest "$@" --reports "/reports/$name"
+  else
+    dotnet "$LOADTEST" --url "$API_URL" "$@" --reports "$OUT/$name"
+  fi
+}
+
 # A figure from the load test's summary.json (its path, then a jq expression).
 figure() { jq -r "$2" "$1"; }
 
@@ -152,14 +211,14 @@ for scenario in $SCENARIOS; do
     # 201: the tills retry, and the verification waits without progress, for longer than the outage.
     fault_for=$DB_OUTAGE_SECONDS retry_for=$((DB_OUTAGE_SECONDS + 120))
   fi
-  day_args=(--url "$API_URL" --stores "$STORES" --purchases-per-hour "$PER_HOUR" --date "$day" --retry-for "$retry_for"
+  day_args=(--stores "$STORES" --purchases-per-hour "$PER_HOUR" --date "$day" --retry-for "$retry_for"
     --max-item-id 10 --check-every-store)
   if [ "$scenario" = db-outage ]; then day_args+=(--verify-timeout "$retry_for"); fi
   if [ "$scenario" = late-retry ]; then
     # The same run id, seed and day send the same purchases with the same keys: the second pass is all retries.
     day_args+=(--run-id "late-retry-$day")
     log "scenario $scenario: first the day itself ($STORES stores x 9 hours x $PER_HOUR purchases/hour dated $day)"
-    if ! dotnet "$LOADTEST" "${day_args[@]}" --reports "$OUT/$scenario-first" >"$OUT/$scenario-first.log" 2>&1; then
+    if ! run_day "$scenario-first" "${day_args[@]}" >"$OUT/$scenario-first.log" 2>&1; then
       log "$scenario: the first pass failed; see $OUT/$scenario-first.log"
       echo "| $scenario | first pass failed, see $OUT/$scenario-first.log |||||||||||" >>"$table"
       failed=1
@@ -167,16 +226,21 @@ for scenario in $SCENARIOS; do
     fi
   fi
   log "scenario $scenario: $STORES stores x 9 hours x $PER_HOUR purchases/hour dated $day; fault after ${FAULT_AFTER}s for ${fault_for}s"
-  dotnet "$LOADTEST" "${day_args[@]}" --reports "$OUT/$scenario" >"$run_log" 2>&1 &
+  run_day "$scenario" "${day_args[@]}" >"$run_log" 2>&1 &
   load=$!
   sleep "$FAULT_AFTER"
   alive "$load" || log "warning: the day ended before the fault; use more purchases per hour"
-  inject "$scenario" >>"$OUT/faults.log" 2>&1
-  sleep "$fault_for"
-  started=$SECONDS
-  repair "$scenario" >>"$OUT/faults.log" 2>&1
+  if ((IN_CONTAINERS)); then
+    started=$SECONDS
+    container_inject "$scenario" >>"$OUT/faults.log" 2>&1
+  else
+    inject "$scenario" >>"$OUT/faults.log" 2>&1
+    sleep "$fault_for"
+    started=$SECONDS
+    repair "$scenario" >>"$OUT/faults.log" 2>&1
+  fi
   deadline=$((SECONDS + 300))
-  until recovered "$scenario" >/dev/null 2>&1; do
+  until if ((IN_CONTAINERS)); then container_recovered "$scenario"; else recovered "$scenario"; fi >/dev/null 2>&1; do
     ((SECONDS < deadline)) || { log "$scenario did not recover within 300 s"; break; }
     sleep 0.5
   done

@@ -127,16 +127,22 @@ ensure_env_file() {
       echo "NGINX_IMAGE=localhost/supermarket/nginx:local"
       echo "DOTNET_SDK_IMAGE=localhost/supermarket/dotnet-sdk:local"
       echo "DOTNET_RUNTIME_IMAGE=localhost/supermarket/dotnet-runtime:local"
+      # The load test runs inside the compose network; nginx is published on this machine's loopback only.
+      echo "NGINX_PUBLISH=127.0.0.1:8080"
     } >"$ENV_FILE"
   )
 }
 
-# Stands in for the systemd timers podman would start: every running container with a health check has it run.
+# Stands in for the systemd timers podman would start: every running container with a health check has it run, all
+# at once (RabbitMQ's takes seconds), each bounded (podman 4.3 does not enforce a check's timeout when run this way).
 health_checks_loop() {
   while :; do
-    podman ps --format '{{.ID}}' --filter status=running | while read -r id; do
-      podman healthcheck run "$id" </dev/null >/dev/null 2>&1 || true
-    done
+    podman ps --format '{{.ID}}' --filter status=running | {
+      while read -r id; do
+        timeout 60 podman healthcheck run "$id" </dev/null >/dev/null 2>&1 &
+      done
+      wait
+    }
     sleep "$HEALTH_CHECK_SECONDS"
   done
 }
@@ -157,6 +163,8 @@ up() {
   log "building the application images and starting the topology (docker/compose.yaml)"
   compose build --quiet
   compose up -d
+  # The stand-in's nginx (1.22) finds the API replicas once, at its start; this up may have recreated them since.
+  compose restart nginx
   log "up: nginx on 127.0.0.1:$(compose port nginx 80 | cut -d: -f2)"
 }
 

@@ -1,4 +1,5 @@
 using System.Diagnostics.Metrics;
+using Azure.Monitor.OpenTelemetry.Exporter;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -16,6 +17,10 @@ public static class TelemetryRegistration
     /// <summary>The name of the meter (and activity source) every Supermarket instrument belongs to.</summary>
     public const string MeterName = "Supermarket";
 
+    /// <summary>Where Application Insights takes telemetry, under the name Azure gives it (infra/ sets it on every
+    /// container app); unset, nothing goes to Azure.</summary>
+    public const string AzureMonitorConnectionString = "APPLICATIONINSIGHTS_CONNECTION_STRING";
+
     /// <summary>The meters and activity sources of the libraries on a purchase's path: MassTransit (publish,
     /// consume, request) and MySqlConnector (its pool's <c>db.client.connections.*</c>, each command).</summary>
     private static readonly string[] LibrarySources = ["MassTransit", "MySqlConnector"];
@@ -23,8 +28,9 @@ public static class TelemetryRegistration
     /// <summary>
     /// OpenTelemetry the stock way: this system's meter, the libraries', ASP.NET Core's, HttpClient's and the
     /// runtime's, read on each GET /metrics by the Prometheus exporter and pushed over OTLP when
-    /// Telemetry:OtlpEndpoint is set. With that endpoint a purchase is also traced, from its POST through the broker
-    /// to the writer's transaction; without it nothing is traced, so no span costs the hot path.
+    /// Telemetry:OtlpEndpoint is set, or to Azure Monitor when APPLICATIONINSIGHTS_CONNECTION_STRING is (the Azure
+    /// deployment). With either a purchase is also traced, from its POST through the broker to the writer's
+    /// transaction; without both nothing is traced, so no span costs the hot path.
     /// </summary>
     public static IHostApplicationBuilder AddSupermarketTelemetry(this IHostApplicationBuilder builder)
     {
@@ -43,15 +49,25 @@ public static class TelemetryRegistration
                 .AddPrometheusExporter(prometheus => prometheus.ScrapeResponseCacheDurationMilliseconds = 0));
         builder.Services.ConfigureOpenTelemetryMeterProvider((services, metrics) =>
             metrics.AddView(OnlyThisHost(services.GetRequiredService<IMeterFactory>())));
+        var azureMonitor = builder.Configuration[AzureMonitorConnectionString];
+        if (otlp.OtlpEndpoint is null && string.IsNullOrEmpty(azureMonitor))
+        {
+            return builder;
+        }
+
+        telemetry.WithTracing(tracing => tracing
+            .AddAspNetCoreInstrumentation()
+            .AddHttpClientInstrumentation()
+            .AddSource(MeterName)
+            .AddSource(LibrarySources));
         if (otlp.OtlpEndpoint is not null)
         {
-            telemetry
-                .WithTracing(tracing => tracing
-                    .AddAspNetCoreInstrumentation()
-                    .AddHttpClientInstrumentation()
-                    .AddSource(MeterName)
-                    .AddSource(LibrarySources))
-                .UseOtlpExporter(otlp.OtlpProtocol, otlp.OtlpEndpoint);
+            telemetry.UseOtlpExporter(otlp.OtlpProtocol, otlp.OtlpEndpoint);
+        }
+
+        if (!string.IsNullOrEmpty(azureMonitor))
+        {
+            telemetry.UseAzureMonitorExporter(options => options.ConnectionString = azureMonitor);
         }
 
         return builder;
