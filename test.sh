@@ -2,7 +2,8 @@
 # The test suite: brings up the real RabbitMQ and MariaDB (installing them, and chromium, if missing), runs every xUnit test,
 # validates docker/compose.yaml, then runs the main job itself on a tiny day (./run.sh with 4 stores), which must
 # end with zero failures and a passing verification, and a short chaos run (every fault once, nothing lost), on one
-# RabbitMQ node and then on a cluster of three.
+# RabbitMQ node and then on a cluster of three; then the same day and a chaos run against the deployment in
+# containers (./run.sh --in-containers: installs podman, builds the images on the first run).
 # The services stay up afterwards; `./run.sh down` stops everything.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -42,6 +43,21 @@ echo "== the same on a three-node RabbitMQ cluster: a node killed (the writer qu
 # The pause outlasts two heartbeats (Broker:Heartbeat, 10 s), so the clients give the paused node up.
 "$ROOT/run.sh" down >/dev/null
 if "$ROOT/run.sh" chaos --broker-nodes 3 --stores 16 --purchases-per-hour 150 --fault-after 4 --fault-for 25; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1)); status=1
+fi
+"$ROOT/run.sh" down >/dev/null
+
+echo "== the deployment in containers: ./run.sh --in-containers (docker/compose.yaml under podman, images from Debian's packages)"
+if "$ROOT/run.sh" --in-containers --stores 8 --purchases-per-hour 20 --date 20200102 --threshold failures=0; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1)); status=1
+fi
+
+echo "== chaos against the containers: a broker node and a writer killed, the aggregator and MariaDB restarted"
+if "$ROOT/run.sh" chaos --in-containers --stores 16 --purchases-per-hour 100 --fault-after 5; then
   passed=$((passed + 1))
 else
   failed=$((failed + 1)); status=1
