@@ -106,7 +106,14 @@ random_secret() { head -c 48 /dev/urandom | base64 -w0 | tr -dc 'A-Za-z0-9' | he
 ensure_env_file() {
   [ -s "$ENV_FILE" ] && return
   mkdir -p "$DIR"
-  local account
+  local account volumes
+  # Volumes made with secrets no longer known (an older .local): their users' passwords are gone, so they go too.
+  volumes=$(podman volume ls --quiet --filter label=com.docker.compose.project=supermarket)
+  if [ -n "$volumes" ]; then
+    log "removing the volumes of a deployment whose secrets are gone: $(echo "$volumes" | tr '\n' ' ')"
+    podman ps --all --quiet --filter label=com.docker.compose.project=supermarket | xargs -r podman rm --force >/dev/null
+    echo "$volumes" | xargs podman volume rm --force >/dev/null
+  fi
   (
     umask 077
     {
