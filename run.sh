@@ -3,8 +3,9 @@
 #
 #   ./run.sh [topology] [load test options]   services + API + workers up, then a day of purchases (small defaults)
 #   ./run.sh up [topology]                    only bring the system up (API on 127.0.0.1:8080)
-#   ./run.sh --in-containers [load test options]   the same in containers: docker/compose.yaml under podman
-#                                             (scripts/containers.sh), nginx on 127.0.0.1:8080, the load test's container
+#   ./run.sh --in-containers [--tls] [load test options]   the same in containers: docker/compose.yaml under podman
+#                                             (scripts/containers.sh), nginx on 127.0.0.1:8080, the load test's container;
+#                                             --tls: AMQP and MySQL over TLS with certificates made at deploy time
 #   ./run.sh chaos [options]                  a day of load with faults injected, verified (scripts/chaos.sh --help)
 #   ./run.sh down                             stop everything this script, scripts/services.sh or
 #                                             scripts/containers.sh started (the containers' volumes stay)
@@ -57,7 +58,9 @@ case $command in
   chaos) shift; exec "$ROOT/scripts/chaos.sh" "$@" ;;
   --in-containers)
     shift
-    "$ROOT/scripts/containers.sh" up
+    tls=()
+    if [ "${1:-}" = --tls ]; then tls=(--tls); shift; fi
+    "$ROOT/scripts/containers.sh" up "${tls[@]}"
     log "running the load test's container: $*"
     exec "$ROOT/scripts/containers.sh" loadtest "$@"
     ;;

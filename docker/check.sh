@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Validates docker/compose.yaml without a Docker engine (none runs on this machine kind): Debian's docker-compose
+# Validates docker/compose.yaml and its TLS override without a Docker engine: Debian's docker-compose
 # 1.29 resolves and checks the whole file. Installs it when missing. Placeholder credentials stand in for the real
 # ones, which the file requires and never defaults.
 set -euo pipefail
@@ -13,5 +13,5 @@ RABBITMQ_ERLANG_COOKIE=check RABBITMQ_ADMIN_USER=check RABBITMQ_ADMIN_PASSWORD=c
   RABBITMQ_WRITER_USER=check RABBITMQ_WRITER_PASSWORD=check RABBITMQ_AGGREGATOR_USER=check RABBITMQ_AGGREGATOR_PASSWORD=check \
   RABBITMQ_MONITOR_USER=check RABBITMQ_MONITOR_PASSWORD=check MYSQL_USER=check MYSQL_PASSWORD=check MYSQL_READER_USER=check \
   MYSQL_READER_PASSWORD=check MYSQL_ROOT_PASSWORD=check SUPERMARKET_SIGNING_KEY=check \
-  docker-compose -p supermarket -f "$ROOT/docker/compose.yaml" config --quiet
-echo "docker/compose.yaml is valid"
+  SUPERMARKET_TLS_DIR=/check docker-compose -p supermarket -f "$ROOT/docker/compose.yaml" -f "$ROOT/docker/compose.tls.yaml" config --quiet
+echo "docker/compose.yaml is valid, alone and with docker/compose.tls.yaml"

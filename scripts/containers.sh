@@ -2,7 +2,9 @@
 # The deployment of docker/compose.yaml in containers on this machine, under Debian's podman (no Docker engine, no
 # systemd, no registry here):
 #
-#   scripts/containers.sh up                    build the images, start the topology, wait until it is healthy
+#   scripts/containers.sh up [--tls]            build the images, start the topology, wait until it is healthy;
+#                                               --tls: AMQP and MySQL over TLS (docker/compose.tls.yaml), with a CA
+#                                               and a server certificate made now, for this deployment only
 #   scripts/containers.sh loadtest [options]    run the load test's container against it (the load test's options)
 #   scripts/containers.sh compose ARGS...       docker-compose with this deployment's settings (ps, logs, kill, ...)
 #   scripts/containers.sh down                  stop the topology (its volumes stay), the health checks and podman
@@ -21,6 +23,8 @@ STATE=${SUPERMARKET_STATE_DIR:-$ROOT/.local}
 DIR=$STATE/containers
 PIDS=$STATE/pids
 ENV_FILE=$DIR/compose.env
+# Present while the deployment runs with TLS: the CA and the server certificate `up --tls` made.
+TLS_DIR=$DIR/tls
 SOCKET=/run/podman/podman.sock
 BASE_IMAGE=localhost/supermarket/debian:bookworm
 # How often every running container's health check runs; compose's intervals (10 s) assume a timer of their own.
@@ -32,14 +36,17 @@ alive() { [ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null; }
 pid_of() { if [ -f "$1" ]; then cat "$1"; fi; }
 
 compose() {
-  DOCKER_HOST=unix://$SOCKET docker-compose -p supermarket -f "$ROOT/docker/compose.yaml" --env-file "$ENV_FILE" "$@"
+  local files=(-f "$ROOT/docker/compose.yaml")
+  [ ! -d "$TLS_DIR" ] || files+=(-f "$ROOT/docker/compose.tls.yaml")
+  DOCKER_HOST=unix://$SOCKET SUPERMARKET_TLS_DIR=$TLS_DIR \
+    docker-compose -p supermarket "${files[@]}" --env-file "$ENV_FILE" "$@"
 }
 
 installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]; }
 
 install_podman() {
   local missing=() pkg
-  for pkg in podman runc mmdebstrap docker-compose curl jq; do
+  for pkg in podman runc mmdebstrap docker-compose curl jq openssl; do
     installed "$pkg" || missing+=("$pkg")
   done
   if [ ${#missing[@]} -gt 0 ]; then
@@ -161,11 +168,29 @@ start_health_checks() {
   echo $! >"$PIDS/health-checks.pid"
 }
 
-up() {
+# A CA made for this deployment, and one server certificate it signs naming every broker node and the database.
+# The key is readable by the containers' service users (RabbitMQ's, MariaDB's), which run under other uids.
+make_tls() {
+  rm -rf "$TLS_DIR"
+  mkdir -p "$TLS_DIR"
+  log "making a CA and the servers' certificate for TLS ($TLS_DIR)"
+  openssl req -x509 -newkey rsa:2048 -nodes -days 825 -subj "/CN=Supermarket deployment CA" \
+    -keyout "$TLS_DIR/ca.key" -out "$TLS_DIR/ca.pem" 2>/dev/null
+  openssl req -newkey rsa:2048 -nodes -subj "/CN=supermarket-servers" \
+    -keyout "$TLS_DIR/server.key" -out "$TLS_DIR/server.csr" 2>/dev/null
+  printf 'subjectAltName = DNS:rabbitmq-1, DNS:rabbitmq-2, DNS:rabbitmq-3, DNS:mariadb\nextendedKeyUsage = serverAuth\n' >"$TLS_DIR/server.ext"
+  openssl x509 -req -in "$TLS_DIR/server.csr" -CA "$TLS_DIR/ca.pem" -CAkey "$TLS_DIR/ca.key" -CAcreateserial \
+    -days 825 -extfile "$TLS_DIR/server.ext" -out "$TLS_DIR/server.pem" 2>/dev/null
+  rm -f "$TLS_DIR/ca.key" "$TLS_DIR/server.csr" "$TLS_DIR/server.ext" "$TLS_DIR/ca.srl"
+  chmod 644 "$TLS_DIR/server.key"
+}
+
+up() { # [--tls]
   install_podman
   start_podman_service
   build_local_bases
   ensure_env_file
+  if [ "${1:-}" = --tls ]; then make_tls; else rm -rf "$TLS_DIR"; fi
   start_health_checks
   log "building the application images and starting the topology (docker/compose.yaml)"
   compose build --quiet
@@ -192,9 +217,9 @@ down() {
 
 command=${1:-}
 case $command in
-  up) up ;;
+  up) shift; up "$@" ;;
   down) down ;;
   loadtest) shift; compose --profile loadtest run --rm loadtest "$@" ;;
   compose) shift; compose "$@" ;;
-  *) echo "usage: $0 up|down|loadtest [load test options]|compose ARGS..." >&2; exit 2 ;;
+  *) echo "usage: $0 up [--tls]|down|loadtest [load test options]|compose ARGS..." >&2; exit 2 ;;
 esac

@@ -21,6 +21,15 @@ public sealed class BrokerOptions
     public IReadOnlyList<string> ClusterNodeList() =>
         ClusterNodes.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
 
+    /// <summary>AMQP over TLS (RabbitMQ's port 5671): the broker's certificate must name <see cref="Host"/> and chain
+    /// to a trusted root. Off by default: locally the broker is on loopback; the compose deployment turns it on with
+    /// certificates made at deploy time (scripts/containers.sh up --tls).</summary>
+    public bool UseTls { get; set; }
+
+    /// <summary>With <see cref="UseTls"/>: the one CA (a PEM file) the broker's certificate must chain to, instead of
+    /// the system's roots; empty, the system's roots.</summary>
+    public string TlsCaFile { get; set; } = "";
+
     /// <summary>How often the client and the broker prove to each other that the connection lives. A node that stops
     /// answering (paused, or cut off by the network) is given up after two missed beats and the client reconnects to
     /// another; RabbitMQ's own suggestion is a minute.</summary>

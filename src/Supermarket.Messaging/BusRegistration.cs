@@ -1,3 +1,4 @@
+using System.Security.Authentication;
 using MassTransit;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
@@ -56,6 +57,20 @@ public static class BusRegistration
                     host.Password(broker.Password);
                     host.PublisherConfirmation = true;
                     host.Heartbeat(broker.Heartbeat);
+                    if (broker.UseTls)
+                    {
+                        host.UseSsl(tls =>
+                        {
+                            tls.Protocol = SslProtocols.Tls12 | SslProtocols.Tls13;
+                            // Every node of a cluster is reached under the first's name: their certificate names all.
+                            tls.ServerName = broker.Host;
+                            if (broker.TlsCaFile is { Length: > 0 } ca)
+                            {
+                                tls.CertificateValidationCallback = TrustedCertificateAuthority.FromPemFile(ca).Validate;
+                            }
+                        });
+                    }
+
                     if (broker.ClusterNodeList() is { Count: > 0 } nodes)
                     {
                         host.UseCluster(cluster =>
