@@ -113,14 +113,7 @@ random_secret() { head -c 48 /dev/urandom | base64 -w0 | tr -dc 'A-Za-z0-9' | he
 ensure_env_file() {
   [ -s "$ENV_FILE" ] && return
   mkdir -p "$DIR"
-  local account volumes
-  # Volumes made with secrets no longer known (an older .local): their users' passwords are gone, so they go too.
-  volumes=$(podman volume ls --quiet --filter label=com.docker.compose.project=supermarket)
-  if [ -n "$volumes" ]; then
-    log "removing the volumes of a deployment whose secrets are gone: $(echo "$volumes" | tr '\n' ' ')"
-    podman ps --all --quiet --filter label=com.docker.compose.project=supermarket | xargs -r podman rm --force >/dev/null
-    echo "$volumes" | xargs podman volume rm --force >/dev/null
-  fi
+  local account
   (
     umask 077
     {
@@ -145,6 +138,25 @@ ensure_env_file() {
       echo "NGINX_PUBLISH=127.0.0.1:8080"
     } >"$ENV_FILE"
   )
+}
+
+# The deployment's volumes as this machine has them; written after each up, so the next can tell its own.
+VOLUMES_FILE=$DIR/volumes
+volumes_now() {
+  podman volume ls --quiet --filter label=com.docker.compose.project=supermarket | sort |
+    xargs -r podman volume inspect --format '{{.Name}} {{.CreatedAt}}'
+}
+
+# Volumes this deployment did not make (another checkout's, or made with secrets no longer known) hold users whose
+# passwords are not in $ENV_FILE: the services could not log in. They go, with their containers.
+drop_foreign_volumes() {
+  local now
+  now=$(volumes_now)
+  [ -n "$now" ] || return 0
+  [ "$now" != "$(cat "$VOLUMES_FILE" 2>/dev/null)" ] || return 0
+  log "removing volumes this deployment did not make (their users' passwords are not in $ENV_FILE): $(echo "$now" | cut -d' ' -f1 | tr '\n' ' ')"
+  podman ps --all --quiet --filter label=com.docker.compose.project=supermarket | xargs -r podman rm --force >/dev/null
+  echo "$now" | cut -d' ' -f1 | xargs podman volume rm --force >/dev/null
 }
 
 # Stands in for the systemd timers podman would start: every running container with a health check has it run, all
@@ -190,6 +202,7 @@ up() { # [--tls]
   start_podman_service
   build_local_bases
   ensure_env_file
+  drop_foreign_volumes
   if [ "${1:-}" = --tls ]; then make_tls; else rm -rf "$TLS_DIR"; fi
   start_health_checks
   log "building the application images and starting the topology (docker/compose.yaml)"
@@ -197,6 +210,7 @@ up() { # [--tls]
   compose up -d
   # The stand-in's nginx (1.22) finds the API replicas once, at its start; this up may have recreated them since.
   compose restart nginx
+  volumes_now >"$VOLUMES_FILE"
   log "up: nginx on 127.0.0.1:$(compose port nginx 80 | cut -d: -f2)"
 }
 
