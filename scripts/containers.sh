@@ -155,7 +155,7 @@ drop_foreign_volumes() {
   [ -n "$now" ] || return 0
   [ "$now" != "$(cat "$VOLUMES_FILE" 2>/dev/null)" ] || return 0
   log "removing volumes this deployment did not make (their users' passwords are not in $ENV_FILE): $(echo "$now" | cut -d' ' -f1 | tr '\n' ' ')"
-  podman ps --all --quiet --filter label=com.docker.compose.project=supermarket | xargs -r podman rm --force >/dev/null
+  project_containers | xargs -r podman rm --force >/dev/null
   echo "$now" | cut -d' ' -f1 | xargs podman volume rm --force >/dev/null
 }
 
@@ -214,9 +214,16 @@ up() { # [--tls]
   log "up: nginx on 127.0.0.1:$(compose port nginx 80 | cut -d: -f2)"
 }
 
+project_containers() { podman ps --all --quiet --filter label=com.docker.compose.project=supermarket; }
+
 down() {
-  if socket_answers; then
-    compose --profile loadtest down --remove-orphans || true
+  # Containers outlive podman's API service: whatever stopped it, the deployment's containers are stopped here.
+  if [ -n "$(project_containers)" ]; then
+    start_podman_service
+    if [ -s "$ENV_FILE" ]; then
+      compose --profile loadtest down --remove-orphans || true
+    fi
+    project_containers | xargs -r podman rm --force >/dev/null
   fi
   local name pid
   for name in health-checks podman-service; do
