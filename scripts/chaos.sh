@@ -57,7 +57,7 @@ while [ $# -gt 0 ]; do
     --fault-for) FAULT_FOR=$2; shift 2 ;;
     --scenarios) SCENARIOS=$2; shift 2 ;;
     --in-containers) IN_CONTAINERS=1; shift ;;
-    -h|--help) sed -n '2,34p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,35p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) ARGS+=("$1"); shift ;;
   esac
 done

@@ -43,8 +43,6 @@ public static class HealthReportJson
             {
                 case bool flag: json.WriteBoolean(key, flag); break;
                 case long number: json.WriteNumber(key, number); break;
-                case int number: json.WriteNumber(key, number); break;
-                case double number: json.WriteNumber(key, number); break;
                 default: json.WriteString(key, Convert.ToString(value, System.Globalization.CultureInfo.InvariantCulture)); break;
             }
         }
