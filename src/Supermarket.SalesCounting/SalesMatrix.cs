@@ -11,14 +11,14 @@ namespace Supermarket.SalesCounting;
 /// <remarks>
 /// Layout, chosen by measurement (docs/performance.md, benchmarks/Supermarket.Benchmarks):
 /// <list type="bullet">
-/// <item>The counters are tiled: a tile is <see cref="TileWidth"/> consecutive items of one store (16 bytes), and the
-/// tiles of one item range are laid out store after store. "Top stores for an item" then reads one counter from each
-/// of MaxStores consecutive tiles: 8 KB, sequential, which the CPU streams, where a store-major array costs MaxStores
-/// strided cache and TLB misses (12 µs against 1.4 µs measured).</item>
-/// <item>Beside them, every tile's largest counter is kept per store, store-major. "Top items at a store" scans that
-/// row of tile maxima with SIMD against the current K-th best and opens only the tiles that could beat it, instead of
-/// streaming the store's 400 KB of counters (50 µs against 20 µs measured). Wider tiles make this scan shorter and
-/// the column walk longer: 8 items gave 10 µs and 2 µs, 16 gave 6.5 µs and 3.5 µs, with slower updates.</item>
+/// <item>The counters are item-major: one item's counters of every store are consecutive (4 KB for 512 stores).
+/// "Top stores for an item" streams that row and compares a vector of counters at a time against the current K-th
+/// best: 64 cache lines, where counters tiled for the other question made it read 256 and no faster than the seeds'
+/// lock per row and heap.</item>
+/// <item>Beside them, the largest counter of every tile of <see cref="TileWidth"/> consecutive items is kept per
+/// store, store-major. "Top items at a store" scans that row of tile maxima with SIMD against the current K-th best
+/// and opens only the tiles that could beat it (a cache miss per item in it), instead of reading the store's
+/// counters 4 KB apart.</item>
 /// </list>
 /// Counters only grow, so a tile's maximum only grows: it is raised with a compare-and-swap after each add and lags
 /// by at most an update in flight. Every ranking is exact; ids are visited in ascending order, so a candidate that
@@ -28,9 +28,10 @@ public sealed class SalesMatrix
 {
     public const int MaxRankedCount = 100;
 
-    /// <summary>Items per tile; see the remarks for why 4.</summary>
-    private const int TileWidth = 4;
-    private const int TileShift = 2;
+    /// <summary>Items per tile of the stores' maxima: wider tiles make each store's row of maxima shorter to scan and
+    /// each tile opened dearer.</summary>
+    private const int TileWidth = 8;
+    private const int TileShift = 3;
 
     private readonly int _tiles;
     private readonly long[] _units;
@@ -40,23 +41,22 @@ public sealed class SalesMatrix
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(maxItemId, 1);
         ArgumentOutOfRangeException.ThrowIfLessThan(maxStores, 1);
-        var tiles = (maxItemId + TileWidth - 1) / TileWidth;
         ArgumentOutOfRangeException.ThrowIfGreaterThan(CellsFor(maxItemId, maxStores), Array.MaxLength, nameof(maxItemId));
         MaxItemId = maxItemId;
         MaxStores = maxStores;
-        _tiles = tiles;
-        _units = new long[tiles * TileWidth * maxStores];
-        _tileMax = new long[tiles * maxStores];
+        _tiles = (maxItemId + TileWidth - 1) / TileWidth;
+        _units = new long[(long)maxItemId * maxStores];
+        _tileMax = new long[(long)_tiles * maxStores];
     }
 
     public int MaxItemId { get; }
 
-    /// <summary>The counters a matrix of these bounds holds (items rounded up to whole tiles).</summary>
-    public static long CellsFor(int maxItemId, int maxStores) => (long)((maxItemId + TileWidth - 1) / TileWidth) * TileWidth * maxStores;
+    /// <summary>The counters a matrix of these bounds holds.</summary>
+    public static long CellsFor(int maxItemId, int maxStores) => (long)maxItemId * maxStores;
 
     /// <summary>The memory a matrix of these bounds takes: its counters and its tiles' maxima.</summary>
     public static long BytesFor(int maxItemId, int maxStores) =>
-        (CellsFor(maxItemId, maxStores) + (CellsFor(maxItemId, maxStores) / TileWidth)) * sizeof(long);
+        (CellsFor(maxItemId, maxStores) + ((long)((maxItemId + TileWidth - 1) / TileWidth) * maxStores)) * sizeof(long);
 
     public int MaxStores { get; }
 
@@ -158,9 +158,9 @@ public sealed class SalesMatrix
         using var compressed = new System.IO.Compression.ZLibStream(source, System.IO.Compression.CompressionMode.Decompress, leaveOpen: true);
         compressed.ReadExactly(System.Runtime.InteropServices.MemoryMarshal.AsBytes(_units.AsSpan()));
         Array.Clear(_tileMax);
-        for (var store = 1; store <= MaxStores; store++)
+        for (var item = 1; item <= MaxItemId; item++)
         {
-            for (var item = 1; item <= MaxItemId; item++)
+            for (var store = 1; store <= MaxStores; store++)
             {
                 ref var maximum = ref _tileMax[TileMaxOf(store, item)];
                 maximum = Math.Max(maximum, _units[CellOf(store, item)]);
@@ -224,10 +224,27 @@ public sealed class SalesMatrix
     {
         CheckItem(itemId);
         CheckCount(best);
+        var row = new ReadOnlySpan<long>(_units, CellOf(1, itemId), MaxStores);
         var ranking = new Ranking(best);
-        for (int store = 1, cell = CellOf(1, itemId); store <= MaxStores; store++, cell += TileWidth)
+        var store = 0;
+        if (Vector.IsHardwareAccelerated)
         {
-            ranking.Offer(store, Volatile.Read(ref _units[cell]));
+            var width = Vector<long>.Count;
+            for (; store <= row.Length - width; store += width)
+            {
+                if (Vector.GreaterThanAny(new Vector<long>(row.Slice(store, width)), new Vector<long>(ranking.Threshold)))
+                {
+                    for (var lane = store; lane < store + width; lane++)
+                    {
+                        ranking.Offer(lane + 1, Volatile.Read(in row[lane]));
+                    }
+                }
+            }
+        }
+
+        for (; store < row.Length; store++)
+        {
+            ranking.Offer(store + 1, Volatile.Read(in row[store]));
         }
 
         return ranking.Count;
@@ -241,18 +258,14 @@ public sealed class SalesMatrix
         }
 
         var firstItem = (tile << TileShift) + 1;
-        var cells = new ReadOnlySpan<long>(_units, CellOf(storeId, firstItem), Math.Min(TileWidth, MaxItemId - firstItem + 1));
-        for (var i = 0; i < cells.Length; i++)
+        var lastItem = Math.Min(firstItem + TileWidth - 1, MaxItemId);
+        for (int item = firstItem, cell = CellOf(storeId, firstItem); item <= lastItem; item++, cell += MaxStores)
         {
-            ranking.Offer(firstItem + i, cells[i]);
+            ranking.Offer(item, Volatile.Read(ref _units[cell]));
         }
     }
 
-    private int CellOf(int storeId, int itemId)
-    {
-        var item = itemId - 1;
-        return ((((item >> TileShift) * MaxStores) + (storeId - 1)) << TileShift) + (item & (TileWidth - 1));
-    }
+    private int CellOf(int storeId, int itemId) => ((itemId - 1) * MaxStores) + (storeId - 1);
 
     private int TileMaxOf(int storeId, int itemId) => ((storeId - 1) * _tiles) + ((itemId - 1) >> TileShift);
 

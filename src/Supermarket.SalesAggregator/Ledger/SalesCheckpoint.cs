@@ -19,7 +19,8 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, ILogger
 {
     private const int Magic = 0x4B43_4D53; // "SMCK"
     // 2: the position (seq and stored_at of the last entry counted) instead of the highest seq and its gaps.
-    private const int Version = 2;
+    // 3: the counters item-major (SalesMatrix), where version 2 tiled them.
+    private const int Version = 3;
 
     private readonly string _path = Path.Combine(options.Value.CheckpointDirectory, "sales-matrix.checkpoint");
 

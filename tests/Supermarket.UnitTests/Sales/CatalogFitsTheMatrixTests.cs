@@ -23,7 +23,7 @@ public sealed class CatalogFitsTheMatrixTests
 
         Assert.True(result.Failed);
         Assert.Contains("Catalog:MaxItemId 10,000,000", result.FailureMessage, StringComparison.Ordinal);
-        Assert.Contains("need 95.4 GiB", result.FailureMessage, StringComparison.Ordinal);
+        Assert.Contains("need 85.8 GiB", result.FailureMessage, StringComparison.Ordinal);
     }
 
     [Fact]
