@@ -311,7 +311,6 @@ module api 'app.bicep' = {
       { name: 'Management__Url', value: 'http://0.0.0.0:8081' }
       { name: 'Broker__Username', value: brokerUsers.api }
       { name: 'Broker__Password', secretRef: 'broker-password' }
-      { name: 'Ingest__GroupCommit', value: 'true' }
       { name: 'Auth__RequireForCourseApi', value: 'true' }
       { name: 'Auth__SigningKey', secretRef: 'signing-key' }
     ])
@@ -346,7 +345,6 @@ module writer 'app.bicep' = {
       { name: 'Database__ConnectionString', value: databaseAt }
       { name: 'Database__User', value: 'supermarket' }
       { name: 'Database__Password', secretRef: 'database-password' }
-      { name: 'Database__MaxConnections', value: '10' }
     ])
     minReplicas: 1
     maxReplicas: 4

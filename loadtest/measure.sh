@@ -1,21 +1,20 @@
 #!/usr/bin/env bash
 # Measures the load-test table of docs/performance.md in one session, so the rows compare as ratios: the bare-201
-# ceiling, then days at several store counts with persistent delivery and group commit (the defaults), then one
-# message per purchase (the seeds' design), then transient delivery, grouped and not.
+# ceiling, then days at several store counts with persistent delivery (the default), then transient delivery.
 # After each run it prints the CPU seconds each process used, from /proc, to show where the time goes; at the end, the
 # load test's compare command sets every run's figures side by side (.local/measure-<time>.md), the ceiling first.
 #
 #   loadtest/measure.sh                       all rows (about half an hour on 2 cores)
-#   STORES="32 64" TRANSIENT_STORES="" SINGLE_STORES="" loadtest/measure.sh
+#   STORES="32 64" TRANSIENT_STORES="" loadtest/measure.sh
 #   FRESH=1 loadtest/measure.sh               a new, empty database first
 #   EMPTY_TOO=1 STORES="256 256" loadtest/measure.sh
-#                                             the persistent, grouped rows again on an empty database after those on
+#                                             the persistent rows again on an empty database after those on
 #                                             the database as it stands: "flat as history grows" in one session. The
 #                                             history's MariaDB data is set aside meanwhile and put back at the end
 #   SETTINGS="Ingest__MaxBatchesInFlight=2" STORES=256 loadtest/measure.sh
-#                                             extra settings (environment variables) for the persistent, grouped rows
+#                                             extra settings (environment variables) for the persistent rows
 #   LOAD_ARGS="--history-queries-per-second 20" STORES=256 loadtest/measure.sh
-#                                             extra load-test options for the persistent, grouped rows: here purchase
+#                                             extra load-test options for the persistent rows: here purchase
 #                                             history GETs timed while the day runs
 #   COMPARE_ARGS="--hours 3" loadtest/measure.sh   shorter days for the comparison rows
 #   SCALE="--api-replicas 1;--api-replicas 2;--api-replicas 3;--writers 2" SCALE_STORES=256 loadtest/measure.sh
@@ -35,8 +34,7 @@ source "$ROOT/scripts/apps.sh"
 cd "$ROOT"
 STORES=${STORES-"32 64 128 256 512"}
 TRANSIENT_STORES=${TRANSIENT_STORES-"256 512"}
-SINGLE_STORES=${SINGLE_STORES-"256"}
-# Extra load-test options for the comparison rows (one message per purchase, transient), e.g. "--hours 3".
+# Extra load-test options for the transient rows, e.g. "--hours 3".
 COMPARE_ARGS=${COMPARE_ARGS:-}
 LOAD_ARGS=${LOAD_ARGS:-}
 CEILING_STORES=${CEILING_STORES:-256}
@@ -149,9 +147,9 @@ if [ -n "${FRESH:-}" ]; then
 fi
 
 # shellcheck disable=SC2086 # SETTINGS is several words on purpose
-system_up Ingest__GroupCommit=true Broker__PersistentDelivery=true ${SETTINGS:-}
+system_up Broker__PersistentDelivery=true ${SETTINGS:-}
 # shellcheck disable=SC2086 # LOAD_ARGS is several words on purpose
-for stores in $STORES; do load "persistent, grouped, $stores stores" --stores "$stores" $LOAD_ARGS; done
+for stores in $STORES; do load "persistent, $stores stores" --stores "$stores" $LOAD_ARGS; done
 
 # MariaDB's data directory holds the history; an empty one takes its place for these rows and is thrown away after.
 HISTORY_ASIDE=$ROOT/.local/mariadb/data-history
@@ -169,29 +167,22 @@ if [ -n "${EMPTY_TOO:-}" ]; then
   # A new database: the writer creates the schema and a new ledger identity, so the aggregator drops its checkpoint.
   scripts/services.sh up >>"$OUT" 2>&1
   # shellcheck disable=SC2086 # SETTINGS is several words on purpose
-  system_up Ingest__GroupCommit=true Broker__PersistentDelivery=true ${SETTINGS:-}
+  system_up Broker__PersistentDelivery=true ${SETTINGS:-}
   # shellcheck disable=SC2086 # LOAD_ARGS is several words on purpose
-  for stores in $STORES; do load "persistent, grouped, $stores stores, empty database" --stores "$stores" $LOAD_ARGS; done
+  for stores in $STORES; do load "persistent, $stores stores, empty database" --stores "$stores" $LOAD_ARGS; done
   put_history_back
 fi
 
-for stores in $SINGLE_STORES; do
-  system_up Ingest__GroupCommit=false Broker__PersistentDelivery=true
-  load "persistent, one message per purchase, $stores stores" --stores "$stores" $COMPARE_ARGS
-done
-
-system_up Ingest__GroupCommit=true Broker__PersistentDelivery=false
-for stores in $TRANSIENT_STORES; do load "transient, grouped, $stores stores" --stores "$stores" $COMPARE_ARGS; done
-
-for stores in $SINGLE_STORES; do
-  system_up Ingest__GroupCommit=false Broker__PersistentDelivery=false
-  load "transient, one message per purchase, $stores stores" --stores "$stores" $COMPARE_ARGS
-done
+if [ -n "$TRANSIENT_STORES" ]; then
+  system_up Broker__PersistentDelivery=false
+  # shellcheck disable=SC2086 # COMPARE_ARGS is several words on purpose
+  for stores in $TRANSIENT_STORES; do load "transient, $stores stores" --stores "$stores" $COMPARE_ARGS; done
+fi
 
 IFS=';' read -r -a topologies <<<"$SCALE"
 for topology in "${topologies[@]}"; do
   # shellcheck disable=SC2086 # a topology is several words on purpose
-  system_up Ingest__GroupCommit=true Broker__PersistentDelivery=true -- $topology
+  system_up Broker__PersistentDelivery=true -- $topology
   load "scale-out: $topology, $SCALE_STORES stores" --stores "$SCALE_STORES"
 done
 
@@ -200,16 +191,18 @@ if [ -n "${OVERLOAD:-}" ]; then
   ./run.sh down >>"$OUT" 2>&1 || true
   scripts/services.sh up >>"$OUT" 2>&1
   scripts/services.sh rabbit-delete-app-queues >>"$OUT" 2>&1
-  system_up Ingest__GroupCommit=true Broker__PersistentDelivery=true "Broker__WriterBacklogLimitMegabytes=${OVERLOAD_LIMIT_MB:-16}"
+  system_up Broker__PersistentDelivery=true "Broker__WriterBacklogLimitMegabytes=${OVERLOAD_LIMIT_MB:-16}"
   writer=$(cat .local/pids/PurchasesWriter.pid)
   (sleep "${OVERLOAD_AFTER:-30}"; kill -STOP "$writer"; sleep "${OVERLOAD_PAUSE:-30}"; kill -CONT "$writer") &
   pause=$!
   load "overload: writer paused ${OVERLOAD_PAUSE:-30} s from ${OVERLOAD_AFTER:-30} s, backlog limit ${OVERLOAD_LIMIT_MB:-16} MB, ${OVERLOAD_STORES:-256} stores" \
     --stores "${OVERLOAD_STORES:-256}"
   wait "$pause"
-  ./run.sh down >>"$OUT" 2>&1
-  scripts/services.sh up >>"$OUT" 2>&1
-  scripts/services.sh rabbit-delete-app-queues >>"$OUT" 2>&1
+  {
+    ./run.sh down
+    scripts/services.sh up
+    scripts/services.sh rabbit-delete-app-queues
+  } >>"$OUT" 2>&1
 fi
 
 ./run.sh down >>"$OUT" 2>&1

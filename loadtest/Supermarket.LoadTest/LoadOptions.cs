@@ -119,6 +119,9 @@ public sealed record LoadOptions
     /// default the API's, the aggregator's and the first writer's (scripts/apps.sh).</summary>
     public IReadOnlyList<Uri> Workers { get; init; } = [new("http://127.0.0.1:9080"), new("http://127.0.0.1:9101"), new("http://127.0.0.1:9111")];
 
+    /// <summary>The API's management port: the first of <see cref="Workers"/>.</summary>
+    public Uri? ApiManagement => Workers.FirstOrDefault();
+
     public string Name => Label ?? $"{Simulation.Describe()}, {Stores} stores";
 
     public long TotalPurchases => (long)Stores * Hours * PurchasesPerHour;

@@ -31,6 +31,7 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
             ? [.. Enumerable.Range(1, options.Stores)]
             : [.. new[] { 1, (options.Stores / 2) + 1, options.Stores }.Where(s => s <= options.Stores).Distinct()];
         var system = await SystemUnderTest.ReadAsync(options);
+        var publishedBefore = await PublishedMessages.ReadAsync(options.ApiManagement);
         var storedBefore = options.Verify ? await verifier.CountStoredAsync() : 0;
         var ledgerBefore = options.Verify ? await verifier.LedgerSeqAsync() : 0;
         IReadOnlySet<Guid> idsBefore = options.Verify && options.Retries ? await verifier.StoredIdsAsync() : new HashSet<Guid>();
@@ -58,6 +59,9 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
         await monitoring;
         await reading;
 
+        var published = await PublishedMessages.ReadAsync(options.ApiManagement) is { } publishedAfter && publishedBefore is not null
+            ? publishedAfter.Since(publishedBefore)
+            : null;
         var records = log.Records().ToList();
         var successful = records.LongCount(r => r.Succeeded);
         // The warm-up's requests count for the verification, not for the rate and the latencies.
@@ -102,6 +106,7 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
                     log.LongestStretchWithout201Seconds())
                 : null,
             HistoryQueries = historyQueries,
+            Published = published,
             Checks = verifier.Checks,
         };
         result = result with { Thresholds = [.. options.Thresholds.Select(threshold => threshold.Evaluate(result))] };

@@ -23,9 +23,10 @@ public sealed class DatabaseOptions : IValidatableObject
     public string Password { get; set; } = "";
 
     /// <summary>The pool's ceiling: this process never opens more connections than this (the seeds' database
-    /// allowed 66 for everything).</summary>
+    /// allowed 66 for everything). The default is what the writer's defaults need (PurchaseRecordingSetup's rule);
+    /// the aggregator, which needs two, says so in its appsettings.</summary>
     [Range(1, 1000)]
-    public int MaxConnections { get; set; } = 8;
+    public int MaxConnections { get; set; } = 10;
 
     public string PooledConnectionString() =>
         new MySqlConnectionStringBuilder(ConnectionString)

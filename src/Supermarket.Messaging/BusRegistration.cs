@@ -89,7 +89,6 @@ public static class BusRegistration
                     json.WriteIndented = false;
                     return json;
                 });
-                rabbit.Message<PurchaseRecorded>(message => message.SetEntityName(Topology.PurchasesExchange));
                 rabbit.Message<PurchaseBatchRecorded>(message => message.SetEntityName(Topology.PurchaseBatchesExchange));
                 configureBus?.Invoke(context, rabbit);
                 rabbit.ConfigureEndpoints(context);

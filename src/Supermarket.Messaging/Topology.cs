@@ -11,13 +11,10 @@ namespace Supermarket.Messaging;
 /// </summary>
 public static class Topology
 {
-    /// <summary>The fanout every purchase published one by one goes to (Ingest:GroupCommit false).</summary>
-    public const string PurchasesExchange = "supermarket.purchase-recorded";
-
     /// <summary>The fanout the API's groups of concurrent purchases go to.</summary>
     public const string PurchaseBatchesExchange = "supermarket.purchase-batch-recorded";
 
-    /// <summary>The Purchases writer's queue, bound to both purchase fanouts.</summary>
+    /// <summary>The Purchases writer's queue, bound to the purchases' fanout.</summary>
     public const string PurchasesWriterQueue = "supermarket.purchases.writer";
 
     /// <summary>Purchases MySQL refuses as they are, each alone in its message, set aside by the writer so that their

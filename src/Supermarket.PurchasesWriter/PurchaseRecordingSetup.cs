@@ -35,7 +35,6 @@ public static class PurchaseRecordingSetup
         builder.Services.AddSingleton<PurchaseHistory>();
         builder.Services.AddSupermarketBus(builder.Configuration, bus =>
         {
-            bus.AddConsumer<PurchaseRecordedConsumer, PurchaseRecordedConsumerDefinition>();
             bus.AddConsumer<PurchaseBatchRecordedConsumer, PurchaseBatchRecordedConsumerDefinition>();
             bus.AddConsumer<IdempotencyKeyClaims, IdempotencyKeyClaimsDefinition>();
             bus.AddConsumer<PurchaseHistoryQueries, PurchaseHistoryQueriesDefinition>();

@@ -19,6 +19,8 @@ public sealed record RunFigure(string Name, string Description, string Unit, boo
         new("lag", "after the last 201: all stored and counted", "s", false, result => result.CountedAfterLastResponseSeconds),
         new("stored-lag", "after the last 201: all stored in MySQL", "s", false, result => result.StoredAfterLastResponseSeconds),
         new("queue", "most purchases queued for the writer", "messages", false, result => result.MaxQueuedForWriter),
+        new("per-message", "purchases per broker message (the first API)", "purchases", true, result => result.Published?.PurchasesPerMessage),
+        new("single", "broker messages of one purchase (the first API)", "%", false, result => result.Published?.SinglePurchaseShare * 100),
     ];
 
     public static RunFigure? Find(string name) => All.FirstOrDefault(figure => figure.Name.Equals(name, StringComparison.OrdinalIgnoreCase));
@@ -26,7 +28,7 @@ public sealed record RunFigure(string Name, string Description, string Unit, boo
     public string Format(double? value) => value switch
     {
         null => "-",
-        { } v when Unit is "ms" or "s" => v.ToString(v < 10 ? "F2" : "F1", CultureInfo.InvariantCulture) + " " + Unit,
+        { } v when Unit is "ms" or "s" or "purchases" or "%" => v.ToString(v < 10 ? "F2" : "F1", CultureInfo.InvariantCulture) + " " + Unit,
         { } v => v.ToString("N0", CultureInfo.InvariantCulture) + " " + Unit,
     };
 }

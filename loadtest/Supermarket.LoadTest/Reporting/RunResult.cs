@@ -50,6 +50,9 @@ public sealed record RunResult
     public RetryFigures? Retries { get; init; }
     public IReadOnlyList<HistoryQueryFigures> HistoryQueries { get; init; } = [];
 
+    /// <summary>The broker messages the (first) API published during the run; null where its /metrics did not answer.</summary>
+    public PublishedMessages? Published { get; init; }
+
     /// <summary>The verification's checks, in the order they ran.</summary>
     public IReadOnlyList<VerificationCheck> Checks { get; init; } = [];
 

@@ -8,7 +8,7 @@ using Supermarket.Messaging;
 namespace Supermarket.Api.Purchases;
 
 /// <summary>
-/// Publishes to a purchases fanout and reports whether RabbitMQ confirmed it in time (publisher confirms are on for
+/// Publishes a group of purchases to their fanout and reports whether RabbitMQ confirmed it in time (publisher confirms are on for
 /// the whole bus). Persistent or transient as configured; always mandatory, so a fanout with no queue bound returns
 /// the message and the publish fails rather than succeeding for a purchase that went nowhere.
 /// </summary>
@@ -19,15 +19,9 @@ public sealed class ConfirmedPublisher(IBus bus, IOptions<BrokerOptions> broker,
 
     /// <summary>True once the broker confirmed the message <paramref name="within"/> the time given (what is left of
     /// its requests' deadline).</summary>
-    public async Task<bool> PublishAsync<T>(T message, TimeSpan within, CancellationToken aborted)
-        where T : class
+    public async Task<bool> PublishAsync(PurchaseBatchRecorded message, TimeSpan within, CancellationToken aborted)
     {
-        PurchaseRecorded[] purchases = message switch
-        {
-            PurchaseRecorded purchase => [purchase],
-            PurchaseBatchRecorded batch => batch.Purchases,
-            _ => [],
-        };
+        var purchases = message.Purchases;
         var started = Stopwatch.GetTimestamp();
         using var attempt = new PublishAttempt(within, aborted);
         try
@@ -53,13 +47,12 @@ public sealed class ConfirmedPublisher(IBus bus, IOptions<BrokerOptions> broker,
             if (attempt.Refused)
             {
                 // Expected while storage is behind; the 503s are counted, not each logged with its ids.
-                logger.LogDebug("A {Message} of {Count} purchases was refused by the broker: a queue is at its length limit",
-                    typeof(T).Name, purchases.Length);
+                logger.LogDebug("A group of {Count} purchases was refused by the broker: a queue is at its length limit", purchases.Length);
             }
             else
             {
-                logger.LogWarning(exception, "A {Message} of {Count} purchases was not confirmed by the broker: {PurchaseIds}",
-                    typeof(T).Name, purchases.Length, string.Join(",", purchases.Select(p => p.PurchaseId)));
+                logger.LogWarning(exception, "A group of {Count} purchases was not confirmed by the broker: {PurchaseIds}",
+                    purchases.Length, string.Join(",", purchases.Select(p => p.PurchaseId)));
             }
             return false;
         }

@@ -22,16 +22,13 @@ public sealed class IngestOptions
     [Range(typeof(TimeSpan), "00:00:01", "00:10:00")]
     public TimeSpan RetryAfter { get; set; } = TimeSpan.FromSeconds(2);
 
-    /// <summary>Publish purchases in groups, one broker message and one confirm per group (see PurchaseBatcher);
-    /// false publishes one message per purchase.</summary>
-    public bool GroupCommit { get; set; } = true;
-
     [Range(1, 1000)]
     public int MaxBatchSize { get; set; } = 100;
 
-    /// <summary>How long a partial group may wait for more purchases; zero sends what has arrived at once.</summary>
+    /// <summary>How long a partial group may wait for more purchases while another group awaits its confirm (with none
+    /// in flight it goes at once); zero sends what has arrived at once.</summary>
     [Range(typeof(TimeSpan), "00:00:00", "00:00:01")]
-    public TimeSpan BatchLinger { get; set; } = TimeSpan.Zero;
+    public TimeSpan BatchLinger { get; set; } = TimeSpan.FromMilliseconds(1);
 
     [Range(1, 64)]
     public int MaxBatchesInFlight { get; set; } = 4;

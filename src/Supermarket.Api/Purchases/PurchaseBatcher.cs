@@ -9,7 +9,9 @@ namespace Supermarket.Api.Purchases;
 /// Group commit at ingest: requests hand their purchase here and wait; a single loop gathers what has arrived into a
 /// <see cref="PurchaseBatchRecorded"/> of at most Ingest:MaxBatchSize, publishes it, and answers every request in it
 /// when the broker confirms. While up to Ingest:MaxBatchesInFlight batches await their confirm, new purchases
-/// accumulate, so batches grow with the load by themselves; Ingest:BatchLinger can hold a partial batch a moment longer.
+/// accumulate, so batches grow with the load by themselves. A partial batch that would go while another still awaits
+/// its confirm lingers up to Ingest:BatchLinger for more: the broker's cost is per message, and those requests would
+/// have waited for a confirm anyway. With nothing in flight it goes at once, so a quiet API adds no wait.
 /// A 201 still means the broker has the purchase.
 /// </summary>
 public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<IngestOptions> options, ILogger<PurchaseBatcher> logger)
@@ -60,7 +62,8 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
             while (await reader.WaitToReadAsync(stoppingToken))
             {
                 await slots.WaitAsync(stoppingToken);
-                var batch = await GatherAsync(reader, stoppingToken);
+                var othersInFlight = slots.CurrentCount < _options.MaxBatchesInFlight - 1;
+                var batch = await GatherAsync(reader, othersInFlight, stoppingToken);
                 if (batch.Count == 0)
                 {
                     // Everything waiting had been withdrawn.
@@ -82,7 +85,7 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
         }
     }
 
-    private async Task<List<Pending>> GatherAsync(ChannelReader<Pending> reader, CancellationToken stoppingToken)
+    private async Task<List<Pending>> GatherAsync(ChannelReader<Pending> reader, bool othersInFlight, CancellationToken stoppingToken)
     {
         var batch = new List<Pending>(_options.MaxBatchSize);
         while (batch.Count < _options.MaxBatchSize && reader.TryRead(out var pending))
@@ -93,7 +96,7 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
             }
         }
 
-        if (batch.Count > 0 && batch.Count < _options.MaxBatchSize && _options.BatchLinger > TimeSpan.Zero)
+        if (othersInFlight && batch.Count > 0 && batch.Count < _options.MaxBatchSize && _options.BatchLinger > TimeSpan.Zero)
         {
             using var linger = CancellationTokenSource.CreateLinkedTokenSource(stoppingToken);
             linger.CancelAfter(_options.BatchLinger);

@@ -1,6 +1,7 @@
 using MassTransit;
 using Microsoft.Extensions.Options;
 using Supermarket.Contracts.Purchases;
+using Supermarket.Messaging;
 
 namespace Supermarket.PurchasesWriter.Recording;
 
@@ -15,5 +16,34 @@ public sealed class PurchaseBatchRecordedConsumer(PurchaseWriter writer) : ICons
         writer.StoreAsync([.. context.Message.SelectMany(message => message.Message.Purchases)], context);
 }
 
-public sealed class PurchaseBatchRecordedConsumerDefinition(IOptions<WriterOptions> options)
-    : WriterQueueDefinition<PurchaseBatchRecordedConsumer>(options.Value, options.Value.GroupsPerTransaction);
+/// <summary>
+/// The consumer on the writer's queue (<see cref="Topology.PurchasesWriterQueue"/>, shaped there): it gathers messages
+/// into transactions of Writer:GroupsPerTransaction, at most Writer:BatchConcurrency at once, and retries a failed
+/// transaction with back-off until the database is back.
+/// </summary>
+public sealed class PurchaseBatchRecordedConsumerDefinition : ConsumerDefinition<PurchaseBatchRecordedConsumer>
+{
+    private readonly WriterOptions _writer;
+
+    public PurchaseBatchRecordedConsumerDefinition(IOptions<WriterOptions> options)
+    {
+        _writer = options.Value;
+        EndpointName = Topology.PurchasesWriterQueue;
+    }
+
+    protected override void ConfigureConsumer(IReceiveEndpointConfigurator endpoint,
+        IConsumerConfigurator<PurchaseBatchRecordedConsumer> consumer, IRegistrationContext context)
+    {
+        endpoint.PrefetchCount = _writer.PrefetchCount;
+        // What reaches the retry is the database away (PurchaseWriter sets aside what MySQL refuses as it is): retried
+        // until it is back, however long, so no acknowledged purchase leaves the writer's path for a person to move
+        // back. Meanwhile the batches in flight hold every concurrent slot, so the writer takes no more than its
+        // prefetch and the broker keeps the rest.
+        consumer.UseMessageRetry(retry =>
+            retry.Exponential(int.MaxValue, TimeSpan.FromMilliseconds(100), _writer.RetryMaxInterval, TimeSpan.FromMilliseconds(200)));
+        consumer.Options<BatchOptions>(batch => batch
+            .SetMessageLimit(_writer.GroupsPerTransaction)
+            .SetTimeLimit(_writer.BatchTimeLimit)
+            .SetConcurrencyLimit(_writer.BatchConcurrency));
+    }
+}

@@ -7,10 +7,6 @@ public sealed class WriterOptions
 {
     public const string Section = "Writer";
 
-    /// <summary>Purchases per transaction when the API publishes them one by one (Ingest:GroupCommit false).</summary>
-    [Range(1, 1000)]
-    public int BatchSize { get; set; } = 100;
-
     /// <summary>The API's groups (one message each, up to Ingest:MaxBatchSize purchases) stored per transaction.</summary>
     [Range(1, 100)]
     public int GroupsPerTransaction { get; set; } = 4;
@@ -35,5 +31,5 @@ public sealed class WriterOptions
 
     /// <summary>Messages the broker sends ahead: enough to fill every concurrent batch, and the next ones while those
     /// commit.</summary>
-    public int PrefetchCount => Math.Max(BatchSize, GroupsPerTransaction) * BatchConcurrency * 2;
+    public int PrefetchCount => GroupsPerTransaction * BatchConcurrency * 2;
 }

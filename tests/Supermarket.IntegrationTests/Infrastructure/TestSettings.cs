@@ -76,7 +76,6 @@ public static class TestSettings
         // the test looks, instead of ended by the driver's default of 30 s, which would hide what waits for it.
         ["Database:ConnectionString"] = $"{DatabaseAt()};Default Command Timeout=120",
         ["Database:MaxConnections"] = "6",
-        ["Writer:BatchSize"] = "50",
         ["Writer:BatchTimeLimit"] = "00:00:00.020",
         ["Writer:BatchConcurrency"] = "2",
         // Small pages, so the history tests cross several page boundaries with a handful of purchases.

@@ -2,20 +2,17 @@ using Supermarket.IntegrationTests.Infrastructure;
 
 namespace Supermarket.IntegrationTests.Ingest;
 
-/// <summary>Every way of publishing reaches MySQL and the aggregator: persistent or transient delivery (the seeds'
-/// main experiment), grouped or one message per purchase.</summary>
+/// <summary>Both delivery modes reach MySQL and the aggregator: persistent or transient (the seeds' main
+/// experiment).</summary>
 [Collection(nameof(SystemCollection))]
 public sealed class DeliveryModeTests(SupermarketSystem system)
 {
     [Theory]
-    [InlineData(true, true, 4)]
-    [InlineData(false, true, 6)]
-    [InlineData(true, false, 7)]
-    [InlineData(false, false, 8)]
-    public async Task Every_delivery_mode_reaches_MySQL_and_the_aggregator(bool persistent, bool groupCommit, int store)
+    [InlineData(true, 4)]
+    [InlineData(false, 6)]
+    public async Task Every_delivery_mode_reaches_MySQL_and_the_aggregator(bool persistent, int store)
     {
         var settings = TestSettings.For(persistent);
-        settings["Ingest:GroupCommit"] = groupCommit ? "true" : "false";
         await using var api = new SupermarketSystem.ApiFactory(settings);
         using var client = api.CreateClient();
         await SupermarketSystem.WaitUntilReadyAsync(client);
