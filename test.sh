@@ -1,22 +1,41 @@
 #!/usr/bin/env bash
-# The test suite: brings up the real RabbitMQ and MariaDB (installing them, and chromium, if missing), runs every xUnit test,
-# validates docker/compose.yaml, then runs the main job itself on a tiny day (./run.sh with 4 stores), which must
-# end with zero failures and a passing verification, and a short chaos run (every fault once, nothing lost), on one
-# RabbitMQ node and then on a cluster of three; then the same day and a chaos run against the deployment in
-# containers (./run.sh --in-containers: installs podman, builds the images on the first run).
-# The services stay up afterwards; `./run.sh down` stops everything.
+# The test suite. First the fast tests (Supermarket.Fast.slnf: a project per deployable and library, no service
+# needed). Then it brings up the real RabbitMQ and MariaDB (installing them, and chromium, if missing) for the
+# integration tests, validates docker/compose.yaml, then runs the main job itself on a tiny day (./run.sh with 4 stores),
+# which must end with zero failures and a passing verification, and a short chaos run (every fault once, nothing
+# lost), on one RabbitMQ node and then on a cluster of three; then the same day and a chaos run against the deployment
+# in containers (./run.sh --in-containers: installs podman, builds the images on the first run).
+# The services stay up afterwards; `./run.sh down` stops everything. Test counts come from the TRX files dotnet test
+# writes, not from its console text.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+results=$ROOT/.local/test-results
+rm -rf "$results"
+status=0
+# xmllint reads the TRX files.
+"$ROOT/scripts/services.sh" install libxml2-utils
+dotnet test "$ROOT/Supermarket.Fast.slnf" -c Release --logger trx --results-directory "$results" "$@" || status=$?
+
 "$ROOT/scripts/services.sh" up
 # The load test's report is checked in a real browser (LoadReportTests): Debian's chromium, and a font to draw text.
 "$ROOT/scripts/services.sh" install chromium fonts-dejavu-core
-mkdir -p "$ROOT/.local"
-output=$ROOT/.local/test-output.log
-status=0
-dotnet test "$ROOT/Supermarket.sln" -c Release --logger "console;verbosity=normal" "$@" 2>&1 | tee "$output" || status=$?
-count() { awk -v key="$1:" '$1 == key {s += $2} END {print s + 0}' "$output"; }
-passed=$(count Passed)
-failed=$(count Failed)
+dotnet test "$ROOT/tests/Supermarket.IntegrationTests" -c Release --logger trx --logger "console;verbosity=normal" \
+  --results-directory "$results" "$@" || status=$?
+
+# Sums one attribute of every TRX file's counters (total, passed, failed, ...).
+trx_count() {
+  local sum=0 trx
+  for trx in "$results"/*.trx; do
+    sum=$((sum + $(xmllint --xpath "string(//*[local-name()='Counters']/@$1)" "$trx")))
+  done
+  echo "$sum"
+}
+passed=$(trx_count passed)
+failed=$(trx_count failed)
+# Fewer results than tests means a test host that crashed or a project that did not build.
+if [ "$(trx_count total)" -ne "$((passed + failed))" ] || [ "$(find "$results" -name '*.trx' | wc -l)" -eq 0 ]; then
+  failed=$((failed + 1)); status=1
+fi
 
 echo "== the Docker deployment: docker/check.sh"
 if "$ROOT/docker/check.sh"; then
@@ -67,13 +86,14 @@ fi
 "$ROOT/run.sh" down >/dev/null
 "$ROOT/scripts/services.sh" up >/dev/null
 
-# CI shows only the end of this output, so the failures' names and messages are repeated here.
-# A failed test's line names it ("Failed Supermarket.Some.Tests.Name [2 s]"), unlike a log line that merely
-# starts with "Failed".
-if grep -qE '^ *Failed Supermarket\.' "$output"; then
-  echo "== failed tests (full output: $output)"
-  awk '/^ *Failed Supermarket\./ {shown = 40} /^ *Passed / {shown = 0} shown > 0 {print; shown--}' "$output"
+# CI shows only the end of this output, so the failed tests' names and messages are repeated here, from the TRX files.
+if [ "$(trx_count failed)" -gt 0 ]; then
+  echo "== failed tests (TRX files: $results)"
+  for trx in "$results"/*.trx; do
+    failure="//*[local-name()='UnitTestResult'][@outcome='Failed']"
+    xmllint --xpath "$failure/@testName | $failure//*[local-name()='Message']/text()" "$trx" 2>/dev/null | head -200 || true
+  done
 fi
-# One closing line over everything: dotnet test prints a summary per test project.
+# One closing line over everything: the TRX files' counts and the runs above.
 echo "tests: $passed passed, $failed failed"
 exit $status

@@ -341,7 +341,6 @@ module writer 'app.bicep' = {
       { name: 'Urls', value: 'http://0.0.0.0:8080' }
       { name: 'Broker__Username', value: brokerUsers.writer }
       { name: 'Broker__Password', secretRef: 'broker-password' }
-      { name: 'Broker__WriterBacklogLimitMegabytes', value: '64' }
       { name: 'Database__ConnectionString', value: databaseAt }
       { name: 'Database__User', value: 'supermarket' }
       { name: 'Database__Password', secretRef: 'database-password' }

@@ -191,7 +191,7 @@ if [ -n "${OVERLOAD:-}" ]; then
   ./run.sh down >>"$OUT" 2>&1 || true
   scripts/services.sh up >>"$OUT" 2>&1
   scripts/services.sh rabbit-delete-app-queues >>"$OUT" 2>&1
-  system_up Broker__PersistentDelivery=true "Broker__WriterBacklogLimitMegabytes=${OVERLOAD_LIMIT_MB:-16}"
+  system_up Broker__PersistentDelivery=true "Writer__BacklogLimitMegabytes=${OVERLOAD_LIMIT_MB:-16}"
   writer=$(cat .local/pids/PurchasesWriter.pid)
   (sleep "${OVERLOAD_AFTER:-30}"; kill -STOP "$writer"; sleep "${OVERLOAD_PAUSE:-30}"; kill -CONT "$writer") &
   pause=$!

@@ -65,11 +65,4 @@ public sealed class BrokerOptions
     /// (<c>--broker-nodes 3</c>, the Docker deployment). Off for a single node, where they would replicate nothing and
     /// its existing classic queues could not change type.</summary>
     public bool QuorumQueues { get; set; }
-
-    /// <summary>The most that may wait in the writer's queue for storage, in megabytes of broker messages (about
-    /// 4,000 purchases a megabyte). When it is full the API answers 503 with Retry-After: load is shed at the door
-    /// instead of the lag growing without bound. Part of the queue's declaration (<see cref="Topology"/>), which only
-    /// the writer makes; RabbitMQ refuses to change it on an existing queue (README, "Limits, set on purpose").</summary>
-    [Range(1, 100_000)]
-    public int WriterBacklogLimitMegabytes { get; set; } = 64;
 }

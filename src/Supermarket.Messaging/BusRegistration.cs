@@ -37,15 +37,7 @@ public static class BusRegistration
             {
                 if (endpoint is IRabbitMqReceiveEndpointConfigurator rabbit)
                 {
-                    var broker = context.GetRequiredService<IOptions<BrokerOptions>>().Value;
-                    if (queue == Topology.PurchasesWriterQueue)
-                    {
-                        Topology.ShapeWriterQueue(rabbit, broker);
-                    }
-                    else
-                    {
-                        Topology.ShapeWorkerQueue(rabbit, broker);
-                    }
+                    Topology.ShapeWorkerQueue(rabbit, context.GetRequiredService<IOptions<BrokerOptions>>().Value);
                 }
             });
             bus.UsingRabbitMq((context, rabbit) =>

@@ -31,21 +31,13 @@ public static class Topology
     /// <summary>The Sales aggregator answers top-N questions here.</summary>
     public const string SalesQuestionsQueue = "supermarket.store.sales-queries";
 
-    /// <summary>The shape of every worker queue: quorum queues where a cluster replicates them.</summary>
+    /// <summary>The shape of every worker queue: quorum queues where a cluster replicates them. The writer's queue
+    /// is also bounded, by its consumer's definition, the one place that declares it.</summary>
     public static void ShapeWorkerQueue(IRabbitMqQueueConfigurator queue, BrokerOptions broker)
     {
         if (broker.QuorumQueues)
         {
             queue.SetQuorumQueue();
         }
-    }
-
-    /// <summary>The writer's queue is also bounded: beyond <see cref="BrokerOptions.WriterBacklogLimitMegabytes"/>
-    /// RabbitMQ refuses the publish (nack), and the API answers 503 at once instead of the lag growing without bound.</summary>
-    public static void ShapeWriterQueue(IRabbitMqQueueConfigurator queue, BrokerOptions broker)
-    {
-        ShapeWorkerQueue(queue, broker);
-        queue.SetQueueArgument("x-max-length-bytes", broker.WriterBacklogLimitMegabytes * 1024L * 1024L);
-        queue.SetQueueArgument("x-overflow", "reject-publish");
     }
 }

@@ -3,7 +3,7 @@ using System.ComponentModel.DataAnnotations;
 namespace Supermarket.Contracts.Catalog;
 
 /// <summary>The chain's ranges: which store and item ids exist, and how large a purchase may be. Section <c>Catalog</c>.
-/// The API validates against them and the Store aggregator sizes its matrix from them, so both read the same section.</summary>
+/// The API validates against them and the Sales aggregator sizes its matrix from them, so both read the same section.</summary>
 public sealed class CatalogOptions
 {
     public const string Section = "Catalog";

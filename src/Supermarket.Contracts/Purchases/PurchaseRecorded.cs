@@ -1,7 +1,7 @@
 namespace Supermarket.Contracts.Purchases;
 
 /// <summary>
-/// A purchase the API has accepted. Published once to a fanout; every downstream worker gets its own copy.
+/// A purchase the API has accepted, published with the others accepted with it in one <see cref="PurchaseBatchRecorded"/>.
 /// </summary>
 /// <param name="PurchaseId">Assigned at ingest; a UUIDv7, so its big-endian bytes sort by time.
 /// It is the idempotency key everywhere downstream.</param>

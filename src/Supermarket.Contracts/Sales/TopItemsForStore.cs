@@ -1,6 +1,6 @@
 namespace Supermarket.Contracts.Sales;
 
-/// <summary>Asks the Store aggregator for the best-selling items at one store.</summary>
+/// <summary>Asks the Sales aggregator for the best-selling items at one store.</summary>
 public sealed record TopItemsForStore(int StoreId, int Count);
 
 /// <summary>The answer to <see cref="TopItemsForStore"/>, best first.</summary>

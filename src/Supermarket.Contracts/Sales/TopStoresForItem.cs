@@ -1,6 +1,6 @@
 namespace Supermarket.Contracts.Sales;
 
-/// <summary>Asks the Store aggregator for the stores that sold the most of one item.</summary>
+/// <summary>Asks the Sales aggregator for the stores that sold the most of one item.</summary>
 public sealed record TopStoresForItem(int ItemId, int Count);
 
 /// <summary>The answer to <see cref="TopStoresForItem"/>, best first.</summary>

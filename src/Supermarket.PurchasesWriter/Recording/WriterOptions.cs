@@ -29,6 +29,14 @@ public sealed class WriterOptions
     [Range(typeof(TimeSpan), "00:00:01", "1.00:00:00")]
     public TimeSpan SchemaLockWait { get; set; } = TimeSpan.FromMinutes(10);
 
+    /// <summary>The most that may wait in the writer's queue for storage, in megabytes of broker messages (about
+    /// 4,000 purchases a megabyte). When it is full RabbitMQ refuses the publish and the API answers 503 with
+    /// Retry-After: load is shed at the door instead of the lag growing without bound. Part of the queue's declaration,
+    /// which only the writer makes (<see cref="PurchaseBatchRecordedConsumerDefinition"/>); RabbitMQ refuses to change
+    /// it on an existing queue (README, "Limits, set on purpose").</summary>
+    [Range(1, 100_000)]
+    public int BacklogLimitMegabytes { get; set; } = 64;
+
     /// <summary>Messages the broker sends ahead: enough to fill every concurrent batch, and the next ones while those
     /// commit.</summary>
     public int PrefetchCount => GroupsPerTransaction * BatchConcurrency * 2;

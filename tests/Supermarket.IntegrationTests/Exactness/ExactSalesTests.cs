@@ -242,7 +242,7 @@ public sealed class ExactSalesTests(SupermarketSystem system)
 
         // As a deployment sees it (scripts/containers.sh's aggregator scenario reads the same): /health/ready's figures.
         using var http = new HttpClient();
-        using var ready = JsonDocument.Parse(await http.GetStringAsync(new Uri(system.StoreUrl, "/health/ready")));
+        using var ready = JsonDocument.Parse(await http.GetStringAsync(new Uri(system.AggregatorUrl, "/health/ready")));
         var start = ready.RootElement.GetProperty("checks").GetProperty("sales-matrix").GetProperty("data");
         Assert.True(start.GetProperty("startedFromCheckpoint").GetBoolean(), "the aggregator did not start from its checkpoint");
         var entriesRead = start.GetProperty("entriesReadAtStart").GetInt64();

@@ -16,30 +16,25 @@ namespace Supermarket.IntegrationTests.Infrastructure;
 
 /// <summary>
 /// The whole system against the real RabbitMQ and MariaDB: the API (in memory, through WebApplicationFactory),
-/// the Purchases writer and the Store aggregator, each hosted exactly as its Program.cs hosts it.
+/// the Purchases writer and the Sales aggregator, each hosted exactly as its Program.cs hosts it.
 /// Started once for every test in the <see cref="SystemCollection"/>.
 /// </summary>
 public sealed class SupermarketSystem : IAsyncLifetime
 {
     private ApiFactory? _api;
     private RunningWorker? _writer;
-    private RunningWorker? _store;
+    private RunningWorker? _aggregator;
     private int _healthProbes;
 
     public HttpClient Api { get; private set; } = null!;
-
-    /// <summary>The running aggregator's services, to see how its start went.</summary>
-    public IServiceProvider StoreServices => _store?.Services ?? throw new InvalidOperationException("The aggregator is stopped.");
-
-    /// <summary>The running aggregator's management address (/health/*, /metrics, /about).</summary>
-    public Uri StoreUrl => _store?.Url ?? throw new InvalidOperationException("The aggregator is stopped.");
 
     public IBus Bus => _api!.Services.GetRequiredService<IBus>();
 
     /// <summary>Where the running writer and aggregator serve their health and metrics.</summary>
     public Uri WriterUrl => (_writer ?? throw new InvalidOperationException("The writer is stopped.")).Url;
 
-    public Uri AggregatorUrl => (_store ?? throw new InvalidOperationException("The aggregator is stopped.")).Url;
+    /// <summary>The running aggregator's management address (/health/*, /metrics, /about).</summary>
+    public Uri AggregatorUrl => (_aggregator ?? throw new InvalidOperationException("The aggregator is stopped.")).Url;
 
     public async Task InitializeAsync()
     {
@@ -61,14 +56,14 @@ public sealed class SupermarketSystem : IAsyncLifetime
 
     public async Task StopStoreAsync()
     {
-        await StopAsync(_store);
-        _store = null;
+        await StopAsync(_aggregator);
+        _aggregator = null;
     }
 
     public async Task StartStoreAsync()
     {
-        _store ??= await StartWorkerAsync(Worker.Aggregator, TestSettings.For());
-        await WaitUntilReadyAsync(_store);
+        _aggregator ??= await StartWorkerAsync(Worker.Aggregator, TestSettings.For());
+        await WaitUntilReadyAsync(_aggregator);
     }
 
     public async Task StopWriterAsync()

@@ -3,7 +3,7 @@ using Supermarket.IntegrationTests.Infrastructure;
 
 namespace Supermarket.IntegrationTests.Insights;
 
-/// <summary>The insight endpoints, end to end: POST → fanout → writer → MySQL → Store aggregator → request/response → GET.
+/// <summary>The insight endpoints, end to end: POST → fanout → writer → MySQL → Sales aggregator → request/response → GET.
 /// Each test uses stores and items of its own, so their counts are exactly what the test posted.</summary>
 [Collection(nameof(SystemCollection))]
 public sealed class SalesInsightTests(SupermarketSystem system)

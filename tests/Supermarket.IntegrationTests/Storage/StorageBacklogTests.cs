@@ -20,7 +20,7 @@ public sealed class StorageBacklogTests(SupermarketSystem system)
     public async Task With_the_writer_stopped_the_backlog_fills_to_its_limit_then_POSTs_get_503_and_every_201_is_stored_later()
     {
         var settings = TestSettings.For();
-        settings["Broker:WriterBacklogLimitMegabytes"] = "1";
+        settings["Writer:BacklogLimitMegabytes"] = "1";
         await system.StopWriterAsync();
         // The limit is an argument of the queue, fixed when the writer, its only owner, declares it. A writer given
         // the small limit declares the queue anew and stops; what the API accepts meanwhile waits in the queue.

@@ -1,0 +1,107 @@
+using MassTransit;
+using Supermarket.Api.Purchases;
+
+namespace Supermarket.Api.Tests.Purchases;
+
+/// <summary>Group commit: what a 201 waits for, what is published, and what never is.</summary>
+public sealed class PurchaseBatcherTests
+{
+    private static readonly TimeSpan LongDeadline = TimeSpan.FromMinutes(1);
+
+    [Fact]
+    public async Task Purchases_waiting_together_go_in_full_messages_and_each_is_published_once()
+    {
+        await using var harness = IngestHarness.Create();
+        await harness.Bus.Start();
+        var batcher = harness.Batcher(new IngestOptions { MaxBatchSize = 100 });
+        var purchases = Enumerable.Range(0, 250).Select(_ => IngestHarness.Purchase()).ToList();
+        var deadlines = purchases.Select(_ => new RequestDeadline(LongDeadline, CancellationToken.None)).ToList();
+
+        // All waiting before the batcher runs: it finds 250 and sends them as 100, 100 and 50.
+        var confirmed = purchases.Select((purchase, i) => batcher.SubmitAsync(purchase, deadlines[i])).ToList();
+        await batcher.StartAsync(CancellationToken.None);
+
+        Assert.All(await Task.WhenAll(confirmed), Assert.True);
+        var published = await harness.PublishedAsync();
+        Assert.Equal([100, 100, 50], published.Select(message => message.Length).OrderDescending());
+        Assert.Equal(purchases.Select(p => p.PurchaseId).Order(), published.SelectMany(ids => ids).Order());
+        await batcher.StopAsync(CancellationToken.None);
+    }
+
+    [Fact]
+    public async Task A_purchase_whose_request_stopped_waiting_before_a_batch_took_it_is_never_published()
+    {
+        await using var harness = IngestHarness.Create();
+        await harness.Bus.Start();
+        var batcher = harness.Batcher(new IngestOptions());
+        var (late, onTime) = (IngestHarness.Purchase(), IngestHarness.Purchase());
+
+        using var shortDeadline = new RequestDeadline(TimeSpan.FromMilliseconds(1), CancellationToken.None);
+        Assert.False(await batcher.SubmitAsync(late, shortDeadline));
+        using var deadline = new RequestDeadline(LongDeadline, CancellationToken.None);
+        var confirmed = batcher.SubmitAsync(onTime, deadline);
+        await batcher.StartAsync(CancellationToken.None);
+
+        Assert.True(await confirmed);
+        Assert.Equal([[onTime.PurchaseId]], await harness.PublishedAsync());
+        await batcher.StopAsync(CancellationToken.None);
+    }
+
+    [Fact]
+    public async Task Beyond_the_purchases_that_may_wait_a_purchase_is_refused_at_once()
+    {
+        await using var harness = IngestHarness.Create();
+        var batcher = harness.Batcher(new IngestOptions { MaxPendingPurchases = 2 });
+        using var deadline = new RequestDeadline(LongDeadline, CancellationToken.None);
+
+        var waiting = new[] { batcher.SubmitAsync(IngestHarness.Purchase(), deadline), batcher.SubmitAsync(IngestHarness.Purchase(), deadline) };
+        var third = batcher.SubmitAsync(IngestHarness.Purchase(), deadline);
+
+        Assert.True(third.IsCompleted);
+        Assert.False(await third);
+        Assert.All(waiting, task => Assert.False(task.IsCompleted));
+    }
+
+    [Fact]
+    public async Task With_nothing_in_flight_a_partial_batch_goes_at_once_whatever_the_linger()
+    {
+        await using var harness = IngestHarness.Create();
+        await harness.Bus.Start();
+        var batcher = harness.Batcher(new IngestOptions { BatchLinger = TimeSpan.FromHours(1) });
+        await batcher.StartAsync(CancellationToken.None);
+        using var deadline = new RequestDeadline(LongDeadline, CancellationToken.None);
+
+        // Had it lingered, this would wait an hour and the deadline's minute would end it false.
+        Assert.True(await batcher.SubmitAsync(IngestHarness.Purchase(), deadline));
+        await batcher.StopAsync(CancellationToken.None);
+    }
+
+    [Fact]
+    public async Task While_a_batch_awaits_its_confirm_the_next_lingers_until_it_is_full()
+    {
+        var publishing = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var confirms = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        await using var harness = IngestHarness.Create(publish => publish.UseExecuteAsync(_ =>
+        {
+            publishing.TrySetResult();
+            return confirms.Task;
+        }));
+        await harness.Bus.Start();
+        var batcher = harness.Batcher(new IngestOptions { MaxBatchSize = 3, MaxBatchesInFlight = 2, BatchLinger = TimeSpan.FromHours(1) });
+        await batcher.StartAsync(CancellationToken.None);
+        using var deadline = new RequestDeadline(LongDeadline, CancellationToken.None);
+        var purchases = Enumerable.Range(0, 4).Select(_ => IngestHarness.Purchase()).ToList();
+
+        var first = batcher.SubmitAsync(purchases[0], deadline);
+        await publishing.Task;
+        // Each of these, taken alone, would be a batch of one beside the one in flight; they wait for each other.
+        var rest = purchases.Skip(1).Select(purchase => batcher.SubmitAsync(purchase, deadline)).ToList();
+        confirms.SetResult();
+
+        Assert.True(await first);
+        Assert.All(await Task.WhenAll(rest), Assert.True);
+        var published = (await harness.PublishedAsync()).OrderBy(message => message.Length).ToList();
+        Assert.Equal([[purchases[0].PurchaseId], [.. purchases.Skip(1).Select(p => p.PurchaseId)]], published);
+        await batcher.StopAsync(CancellationToken.None);
+    }
+}

@@ -1,0 +1,101 @@
+using System.Reflection;
+using System.Text.RegularExpressions;
+using Supermarket.PurchasesWriter.Recording;
+using Supermarket.SalesAggregator.Questions;
+using Supermarket.Api.Insights;
+using Supermarket.Api.Purchases;
+using Supermarket.Contracts.Catalog;
+using Supermarket.Database;
+using Supermarket.Messaging;
+using Supermarket.ServiceDefaults.Observability;
+
+namespace Supermarket.Deployment.Tests;
+
+/// <summary>docker/compose.yaml cannot be run here (no Docker engine), so check what can drift: every setting it
+/// passes is one the code reads, and the services run as many replicas as the deployment promises.</summary>
+public sealed partial class ComposeFileTests
+{
+    private static readonly Dictionary<string, Type> OptionsBySection = new[]
+    {
+        typeof(BrokerOptions), typeof(DatabaseOptions), typeof(CatalogOptions), typeof(IngestOptions),
+        typeof(InsightOptions), typeof(WriterOptions), typeof(AggregatorOptions), typeof(TelemetryOptions),
+        typeof(Supermarket.Security.AuthOptions), typeof(Supermarket.ServiceDefaults.Management.ManagementOptions),
+    }.ToDictionary(type => (string)type.GetField("Section")!.GetValue(null)!);
+
+    private static readonly string[] Lines = ComposeFile.Lines;
+
+    [Fact]
+    public void Every_Section__Setting_in_the_compose_file_is_a_setting_the_code_reads()
+    {
+        var settings = Lines.Select(line => SettingKey().Match(line)).Where(m => m.Success).ToList();
+
+        Assert.True(settings.Count > 10, "expected the compose file to configure the services through environment variables");
+        Assert.All(settings, match =>
+        {
+            var (section, name) = (match.Groups[1].Value, match.Groups[2].Value);
+            Assert.True(OptionsBySection.TryGetValue(section, out var type), $"{section}__{name}: no options class reads section {section}");
+            Assert.NotNull(type.GetProperty(name, BindingFlags.Public | BindingFlags.Instance));
+        });
+    }
+
+    [Fact]
+    public void Three_APIs_two_writers_and_one_aggregator_run_behind_nginx()
+    {
+        Assert.Equal(3, Replicas("api"));
+        Assert.Equal(2, Replicas("purchases-writer"));
+        Assert.Equal(1, Replicas("sales-aggregator"));
+        Assert.Contains(Lines, line => line.Trim() == "nginx:");
+        Assert.Contains(Lines, line => line.Contains("Broker__QuorumQueues: \"true\"", StringComparison.Ordinal));
+        Assert.DoesNotContain(Lines, line => line.Contains("guest", StringComparison.OrdinalIgnoreCase));
+    }
+
+    [Fact]
+    public void Three_broker_nodes_form_one_cluster_and_every_process_is_given_all_of_them()
+    {
+        var nodes = new[] { "rabbitmq-1", "rabbitmq-2", "rabbitmq-3" };
+        foreach (var node in nodes)
+        {
+            var block = Service(node);
+            Assert.Contains(block, line => line.Trim() == $"hostname: {node}");
+            Assert.Contains(block, line => line.Trim() == "<<: *rabbitmq-node");
+        }
+
+        var peers = File.ReadAllLines(Path.Combine(ComposeFile.RepositoryRoot(), "docker", "rabbitmq", "rabbitmq.conf"));
+        Assert.All(nodes, node => Assert.Contains(peers, line => line.EndsWith($"= rabbit@{node}", StringComparison.Ordinal)));
+        var clusterNodes = Lines.Select(line => line.Trim()).Single(line => line.StartsWith("Broker__ClusterNodes:", StringComparison.Ordinal));
+        Assert.Equal(nodes.Select(node => $"{node}:5672"), new BrokerOptions { ClusterNodes = clusterNodes.Split(':', 2)[1] }.ClusterNodeList());
+    }
+
+    [Theory]
+    [InlineData("api")]
+    [InlineData("purchases-writer")]
+    [InlineData("sales-aggregator")]
+    public void Each_application_service_is_restarted_and_checked_on_its_readiness_endpoint(string service)
+    {
+        var block = Service(service);
+        Assert.Contains(block, line => line.Trim() == "restart: unless-stopped");
+        // The API's readiness is on its management port (8081), the workers' on their only one.
+        Assert.Contains(block, line => line.Trim() == (service == "api" ? "healthcheck: *api-ready" : "healthcheck: *ready"));
+        Assert.Contains(Lines, line => line.Contains("GET /health/ready", StringComparison.Ordinal));
+    }
+
+    private static int Replicas(string service) =>
+        int.Parse(Service(service).Select(line => Replica().Match(line)).Single(m => m.Success).Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture);
+
+    private static string[] Service(string service)
+    {
+        var start = Array.FindIndex(Lines, line => line == $"  {service}:");
+        Assert.True(start >= 0, $"no service {service}");
+        var end = Array.FindIndex(Lines, start + 1, line => ServiceHeader().IsMatch(line));
+        return Lines[start..(end < 0 ? Lines.Length : end)];
+    }
+
+    [GeneratedRegex(@"^\s+([A-Z][A-Za-z]+)__([A-Za-z]+):")]
+    private static partial Regex SettingKey();
+
+    [GeneratedRegex(@"^  [a-z][a-z0-9-]*:\s*$")]
+    private static partial Regex ServiceHeader();
+
+    [GeneratedRegex(@"^\s+replicas:\s*(\d+)")]
+    private static partial Regex Replica();
+}

@@ -1,0 +1,58 @@
+using Supermarket.LoadTest.Live;
+using Supermarket.LoadTest.Reporting;
+
+namespace Supermarket.LoadTest.Tests;
+
+public sealed class ReportTests
+{
+    [Theory]
+    [InlineData(10.3, 12, 2)]
+    [InlineData(47, 50, 10)]
+    [InlineData(1_402, 1_500, 500)]
+    [InlineData(0.37, 0.4, 0.1)]
+    [InlineData(5, 5, 1)]
+    public void Axes_end_on_a_round_step_at_or_above_the_highest_value(double highest, double top, double step)
+    {
+        var (actualTop, actualStep) = LineChart.Axis(highest);
+
+        Assert.Equal(top, actualTop, 9);
+        Assert.Equal(step, actualStep, 9);
+    }
+
+    [Fact]
+    public void Storage_trails_by_how_long_ago_the_201s_reached_what_is_stored()
+    {
+        var timeline = new Timeline();
+        timeline.Add(Sample(seconds: 1, acknowledged: 1_000));
+        timeline.Add(Sample(seconds: 2, acknowledged: 3_000));
+
+        Assert.Equal(1.5, timeline.LagSeconds(now: 3, acknowledgedNow: 5_000, done: 2_000)!.Value, 9);
+        Assert.Equal(0, timeline.LagSeconds(now: 3, acknowledgedNow: 5_000, done: 5_000));
+        Assert.Equal(0.5, timeline.LagSeconds(now: 3, acknowledgedNow: 5_000, done: 4_000)!.Value, 9);
+        Assert.Null(timeline.LagSeconds(now: 3, acknowledgedNow: 5_000, done: null));
+    }
+
+    [Fact]
+    public void A_comparison_sets_every_figure_side_by_side_with_the_ratio_to_the_first_run()
+    {
+        var first = Folder(new RunResult { Label = "one node", Successful = 1_000, WallSeconds = 10, RequestsPerSecond = 12_000, P99Ms = 40, CountedAfterLastResponseSeconds = 0 });
+        var second = Folder(new RunResult { Label = "three nodes", Successful = 1_000, WallSeconds = 10, RequestsPerSecond = 9_000, P99Ms = 50, CountedAfterLastResponseSeconds = 0 });
+
+        var table = RunComparison.Table([first, second]);
+
+        Assert.Contains("| | one node | three nodes |", table);
+        Assert.Contains("| POST rate (rps) | 12,000 req/s | 9,000 req/s (0.75×) |", table);
+        Assert.Contains("| p99 POST latency (p99) | 40.0 ms | 50.0 ms (1.25×) |", table);
+        Assert.Equal(RunFigure.All.Count, RunFigure.All.Count(figure => table.Contains($"({figure.Name}) |", StringComparison.Ordinal)));
+    }
+
+    private static TimelineSample Sample(double seconds, long acknowledged) =>
+        new(seconds, acknowledged, 0, default, new Dictionary<int, long>(), acknowledged, 0, null, null, null, null, null);
+
+    private static string Folder(RunResult result)
+    {
+        var folder = Directory.CreateTempSubdirectory("supermarket-report-").FullName;
+        result.Write(Path.Combine(folder, "summary.json"));
+        return folder;
+    }
+}

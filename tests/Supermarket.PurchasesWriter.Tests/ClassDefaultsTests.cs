@@ -1,0 +1,56 @@
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Options;
+using Supermarket.Database;
+using Supermarket.PurchasesWriter;
+using Supermarket.PurchasesWriter.History;
+using Supermarket.PurchasesWriter.Recording;
+
+namespace Supermarket.PurchasesWriter.Tests;
+
+/// <summary>
+/// Each default lives in its options class, and appsettings carry only what differs from it: so the class defaults
+/// alone, with nothing but the secrets that have none, must pass every rule the service checks at start.
+/// </summary>
+public sealed class ClassDefaultsTests
+{
+    [Fact]
+    public void The_writer_starts_on_its_class_defaults()
+    {
+        var builder = Host.CreateEmptyApplicationBuilder(new HostApplicationBuilderSettings());
+        builder.Configuration.AddInMemoryCollection(new Dictionary<string, string?>
+        {
+            ["Database:User"] = "writer",
+            ["Database:Password"] = "secret",
+            ["Broker:Username"] = "writer",
+            ["Broker:Password"] = "secret",
+        });
+        builder.AddPurchaseRecording();
+        using var services = builder.Services.BuildServiceProvider();
+
+        // Reading a value runs its validation, as ValidateOnStart does at start.
+        Assert.Equal(new DatabaseOptions().MaxConnections, services.GetRequiredService<IOptions<DatabaseOptions>>().Value.MaxConnections);
+        Assert.Equal(new WriterOptions().BatchConcurrency, services.GetRequiredService<IOptions<WriterOptions>>().Value.BatchConcurrency);
+        Assert.Equal(new HistoryOptions().ConcurrentQueries, services.GetRequiredService<IOptions<HistoryOptions>>().Value.ConcurrentQueries);
+    }
+
+    [Fact]
+    public void The_writers_connection_rule_refuses_too_small_a_pool()
+    {
+        var builder = Host.CreateEmptyApplicationBuilder(new HostApplicationBuilderSettings());
+        builder.Configuration.AddInMemoryCollection(new Dictionary<string, string?>
+        {
+            ["Database:User"] = "writer",
+            ["Database:Password"] = "secret",
+            ["Database:MaxConnections"] = "8",
+            ["Broker:Username"] = "writer",
+            ["Broker:Password"] = "secret",
+        });
+        builder.AddPurchaseRecording();
+        using var services = builder.Services.BuildServiceProvider();
+
+        var refused = Assert.Throws<OptionsValidationException>(() => services.GetRequiredService<IOptions<WriterOptions>>().Value);
+        Assert.Contains("Database:MaxConnections", refused.Message, StringComparison.Ordinal);
+    }
+}

@@ -1,0 +1,197 @@
+using Supermarket.Contracts.Ledger;
+using Supermarket.Contracts.Purchases;
+using Supermarket.SalesCounting;
+
+namespace Supermarket.SalesCounting.Tests;
+
+public sealed class SalesMatrixTests
+{
+    [Fact]
+    public void Concurrent_updates_from_many_threads_sum_exactly()
+    {
+        var matrix = new SalesMatrix(maxItemId: 1000, maxStores: 8);
+        const int threads = 8, updatesPerThread = 200_000;
+
+        Parallel.For(0, threads, new ParallelOptions { MaxDegreeOfParallelism = threads }, t =>
+        {
+            var random = new Random(t);
+            for (var i = 0; i < updatesPerThread; i++)
+            {
+                // Half the updates hit one hot cell, so threads really do collide.
+                if (i % 2 == 0)
+                {
+                    matrix.Record(1, 1, 1);
+                }
+                else
+                {
+                    matrix.Record(random.Next(1, 9), random.Next(1, 1001), 2);
+                }
+            }
+        });
+
+        long total = 0;
+        for (var store = 1; store <= 8; store++)
+        {
+            for (var item = 1; item <= 1000; item++)
+            {
+                total += matrix.UnitsSold(store, item);
+            }
+        }
+
+        Assert.Equal((threads * updatesPerThread / 2) + CountOddUpdatesAt(1, 1, threads, updatesPerThread), matrix.UnitsSold(1, 1));
+        Assert.Equal((long)threads * updatesPerThread / 2 * 3, total);
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    [InlineData(3)]
+    public void Top_K_matches_a_brute_force_ranking_on_random_data_with_ties(int seed)
+    {
+        const int items = 2003, stores = 37; // not multiples of the SIMD width
+        var matrix = new SalesMatrix(items, stores);
+        var random = new Random(seed);
+        var truth = new int[stores + 1, items + 1];
+        for (var i = 0; i < 20_000; i++)
+        {
+            // Small quantities over few distinct values: many ties, many zeros.
+            var (store, item, quantity) = (random.Next(1, stores + 1), random.Next(1, items + 1), random.Next(1, 3));
+            matrix.Record(store, item, quantity);
+            truth[store, item] += quantity;
+        }
+
+        foreach (var k in new[] { 1, 5, 10, 100 })
+        {
+            var best = new RankedSales[k];
+            for (var store = 1; store <= stores; store++)
+            {
+                var expected = Enumerable.Range(1, items).Select(item => new RankedSales(item, truth[store, item]));
+                Assert.Equal(BruteForce(expected, k), best[..matrix.TopItemsAtStore(store, best)]);
+            }
+
+            for (var item = 1; item <= items; item += 7)
+            {
+                var expected = Enumerable.Range(1, stores).Select(store => new RankedSales(store, truth[store, item]));
+                Assert.Equal(BruteForce(expected, k), best[..matrix.TopStoresForItem(item, best)]);
+            }
+        }
+    }
+
+    [Fact]
+    public void Recording_a_purchase_adds_each_line_and_refuses_a_bad_one_whole()
+    {
+        var matrix = new SalesMatrix(100, 4);
+
+        matrix.RecordPurchase(2, [new PurchaseLine(5, 1), new PurchaseLine(7, 3), new PurchaseLine(5, 2)]);
+        Assert.Throws<ArgumentOutOfRangeException>(() => matrix.RecordPurchase(2, [new PurchaseLine(7, 1), new PurchaseLine(101, 1)]));
+        Assert.Throws<ArgumentOutOfRangeException>(() => matrix.RecordPurchase(5, [new PurchaseLine(7, 1)]));
+
+        Assert.Equal(3, matrix.UnitsSold(2, 5));
+        Assert.Equal(3, matrix.UnitsSold(2, 7));
+    }
+
+    [Fact]
+    public void Zero_counts_are_left_out()
+    {
+        var matrix = new SalesMatrix(100, 4);
+        matrix.Record(2, 50, 3);
+        var best = new RankedSales[10];
+
+        Assert.Equal([new RankedSales(50, 3)], best[..matrix.TopItemsAtStore(2, best)]);
+        Assert.Equal(0, matrix.TopItemsAtStore(1, best));
+        Assert.Equal([new RankedSales(2, 3)], best[..matrix.TopStoresForItem(50, best)]);
+    }
+
+    [Fact]
+    public void Ids_and_counts_out_of_range_are_refused()
+    {
+        var matrix = new SalesMatrix(100, 4);
+        var best = new RankedSales[10];
+
+        Assert.Throws<ArgumentOutOfRangeException>(() => matrix.Record(0, 1, 1));
+        Assert.Throws<ArgumentOutOfRangeException>(() => matrix.Record(5, 1, 1));
+        Assert.Throws<ArgumentOutOfRangeException>(() => matrix.Record(1, 0, 1));
+        Assert.Throws<ArgumentOutOfRangeException>(() => matrix.Record(1, 101, 1));
+        Assert.Throws<ArgumentOutOfRangeException>(() => matrix.Record(1, 1, -1));
+        Assert.Throws<ArgumentOutOfRangeException>(() => matrix.TopItemsAtStore(5, best));
+        Assert.Throws<ArgumentOutOfRangeException>(() => matrix.TopStoresForItem(101, best));
+        Assert.Throws<ArgumentOutOfRangeException>(() => matrix.TopItemsAtStore(1, new RankedSales[101]));
+        Assert.Throws<ArgumentOutOfRangeException>(() => matrix.TopItemsAtStore(1, []));
+    }
+
+    [Fact]
+    public void The_full_chain_fits_one_matrix()
+    {
+        var matrix = new SalesMatrix(100_000, 512);
+        matrix.Record(512, 100_000, 7);
+        var best = new RankedSales[10];
+
+        Assert.Equal([new RankedSales(100_000, 7)], best[..matrix.TopItemsAtStore(512, best)]);
+        Assert.Equal([new RankedSales(512, 7)], best[..matrix.TopStoresForItem(100_000, best)]);
+    }
+
+    private static RankedSales[] BruteForce(IEnumerable<RankedSales> candidates, int k) =>
+        [.. candidates.Where(c => c.Units > 0).OrderByDescending(c => c.Units).ThenBy(c => c.Id).Take(k)];
+
+    /// <summary>The odd-numbered updates are random; replay them to know how many of them also hit (store, item).</summary>
+    private static int CountOddUpdatesAt(int store, int item, int threads, int updatesPerThread)
+    {
+        var units = 0;
+        for (var t = 0; t < threads; t++)
+        {
+            var random = new Random(t);
+            for (var i = 1; i < updatesPerThread; i += 2)
+            {
+                if (random.Next(1, 9) == store & random.Next(1, 1001) == item)
+                {
+                    units += 2;
+                }
+            }
+        }
+
+        return units;
+    }
+
+    [Fact]
+    public void Counters_go_past_the_32_bit_range_and_rank_by_the_true_total()
+    {
+        var matrix = new SalesMatrix(maxItemId: 20, maxStores: 3);
+        for (var i = 0; i < 2_200; i++)
+        {
+            matrix.Record(2, 7, 1_000_000);
+        }
+
+        matrix.Record(2, 8, 5);
+        Span<RankedSales> best = stackalloc RankedSales[2];
+        Assert.Equal(2, matrix.TopItemsAtStore(2, best));
+        Assert.Equal(new RankedSales(7, 2_200_000_000), best[0]);
+        Assert.Equal(1, matrix.TopStoresForItem(7, best));
+        Assert.Equal(2_200_000_000, best[0].Units);
+    }
+
+    [Fact]
+    public void Lines_outside_the_matrix_are_left_out_and_counted_not_thrown()
+    {
+        var matrix = new SalesMatrix(maxItemId: 20, maxStores: 3);
+        var outside = matrix.RecordSales([new(1, 5, 2), new(4, 5, 1), new(1, 21, 1), new(3, 20, 9)]);
+        Assert.Equal(2, outside);
+        Assert.Equal(2, matrix.UnitsSold(1, 5));
+        Assert.Equal(9, matrix.UnitsSold(3, 20));
+    }
+
+    [Fact]
+    public void A_saved_matrix_loads_back_with_its_rankings()
+    {
+        var matrix = new SalesMatrix(maxItemId: 50, maxStores: 4);
+        matrix.RecordSales([new(1, 5, 2), new(1, 49, 30), new(4, 50, 3_000_000_000)]);
+        using var file = new MemoryStream();
+        matrix.Save(file);
+        file.Position = 0;
+        var loaded = new SalesMatrix(maxItemId: 50, maxStores: 4);
+        loaded.Load(file);
+        Span<RankedSales> best = stackalloc RankedSales[3];
+        Assert.Equal(2, loaded.TopItemsAtStore(1, best));
+        Assert.Equal([new RankedSales(49, 30), new RankedSales(5, 2)], best[..2].ToArray());
+        Assert.Equal(3_000_000_000, loaded.UnitsSold(4, 50));
+    }
+}
