@@ -30,7 +30,7 @@ public static class SalesAggregationSetup
         builder.Services.AddSingleton<SalesMetrics>();
         builder.Services.AddSingleton<MatrixReadiness>();
         builder.Services.AddHealthChecks().AddCheck<MatrixReadyCheck>("sales-matrix", tags: [ServiceDefaultsExtensions.ReadyTag]);
-        builder.Services.AddSingleton<SalesLedgerReader>();
+        builder.Services.AddSingleton<ISalesLedger, SalesLedgerReader>();
         builder.Services.AddSingleton<SalesCheckpoint>();
         builder.Services.AddHostedService<SalesLedgerFeed>();
         builder.Services.AddSupermarketBus(builder.Configuration, bus => bus.AddConsumer<SalesQueries, SalesQueriesDefinition>());

@@ -3,7 +3,7 @@ using System.Buffers;
 namespace Supermarket.Contracts.Ledger;
 
 /// <summary>
-/// The sales of one ledger entry, as the Purchases writer stores them in <c>sales_ledger.sales</c> and the Store
+/// The sales of one ledger entry, as the Purchases writer stores them in <c>sales_ledger.sales</c> and the Sales
 /// aggregator reads them back: for every line, the store, the item and the quantity, each as an unsigned LEB128
 /// varint (a line of the seeds' load takes 6-7 bytes instead of the 48 of a JSON object).
 /// </summary>

@@ -21,7 +21,7 @@ namespace Supermarket.SalesAggregator.Ledger;
 /// all, and no clock decides anything.
 /// </remarks>
 public sealed class SalesLedgerFeed(
-    SalesMatrix matrix, SalesLedgerReader ledger, SalesCheckpoint checkpoint, MatrixReadiness readiness, SalesMetrics metrics,
+    SalesMatrix matrix, ISalesLedger ledger, SalesCheckpoint checkpoint, MatrixReadiness readiness, SalesMetrics metrics,
     IOptions<AggregatorOptions> options, TimeProvider clock, ILogger<SalesLedgerFeed> logger) : BackgroundService
 {
     private readonly AggregatorOptions _options = options.Value;

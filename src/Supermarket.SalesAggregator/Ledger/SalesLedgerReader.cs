@@ -10,7 +10,7 @@ namespace Supermarket.SalesAggregator.Ledger;
 /// Reads the Purchases writer's sales ledger: the aggregator's whole view of the writer's database, and read-only
 /// (README, "Guarantees": the contract between the two).
 /// </summary>
-public sealed class SalesLedgerReader(IOptions<DatabaseOptions> options, IOptions<AggregatorOptions> aggregator)
+public sealed class SalesLedgerReader(IOptions<DatabaseOptions> options, IOptions<AggregatorOptions> aggregator) : ISalesLedger
 {
     private readonly string _connectionString = options.Value.PooledConnectionString();
     private readonly int _pageSize = aggregator.Value.LedgerPageSize;
@@ -22,7 +22,6 @@ public sealed class SalesLedgerReader(IOptions<DatabaseOptions> options, IOption
         return new Guid(id);
     }
 
-    /// <summary>When the entry <paramref name="seq"/> was stored; null if the ledger has no such entry.</summary>
     public async Task<DateTime?> StoredAtAsync(long seq, CancellationToken cancellationToken)
     {
         await using var connection = new MySqlConnection(_connectionString);
@@ -30,7 +29,6 @@ public sealed class SalesLedgerReader(IOptions<DatabaseOptions> options, IOption
             "SELECT stored_at FROM sales_ledger WHERE seq = @seq", new { seq }, cancellationToken: cancellationToken));
     }
 
-    /// <summary>The entries after <paramref name="seq"/>, a page of them, in seq order.</summary>
     public async Task<IReadOnlyList<LedgerEntry>> ReadAfterAsync(long seq, CancellationToken cancellationToken)
     {
         await using var connection = new MySqlConnection(_connectionString);

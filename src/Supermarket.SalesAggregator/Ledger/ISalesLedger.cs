@@ -1,0 +1,17 @@
+namespace Supermarket.SalesAggregator.Ledger;
+
+/// <summary>
+/// The sales ledger as the feed reads it: the contract between the writer's database and the aggregator (README,
+/// "Guarantees"). <see cref="SalesLedgerReader"/> reads it from MySQL; the feed's fast tests give it a ledger in memory.
+/// </summary>
+public interface ISalesLedger
+{
+    /// <summary>Names this database's ledger, so a checkpoint from another one is not used.</summary>
+    Task<Guid> LedgerIdAsync(CancellationToken cancellationToken);
+
+    /// <summary>When the entry <paramref name="seq"/> was stored; null if the ledger has no such entry.</summary>
+    Task<DateTime?> StoredAtAsync(long seq, CancellationToken cancellationToken);
+
+    /// <summary>The entries after <paramref name="seq"/>, a page of them (Aggregator:LedgerPageSize), in seq order.</summary>
+    Task<IReadOnlyList<LedgerEntry>> ReadAfterAsync(long seq, CancellationToken cancellationToken);
+}

@@ -1,0 +1,139 @@
+using System.Diagnostics.Metrics;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging.Abstractions;
+using Microsoft.Extensions.Options;
+using Supermarket.Contracts.Ledger;
+using Supermarket.SalesAggregator.Ledger;
+using Supermarket.SalesAggregator.Questions;
+using Supermarket.SalesCounting;
+
+namespace Supermarket.SalesAggregator.Tests.Ledger;
+
+/// <summary>The feed keeps the matrix equal to the ledger: each entry once, none skipped, across restarts and a
+/// restored database. The ledger is in memory here; the integration suite runs the same against MySQL.</summary>
+public sealed class SalesLedgerFeedTests : IAsyncDisposable
+{
+    private static readonly TimeSpan Patience = TimeSpan.FromSeconds(30);
+
+    /// <summary>Two entries a page, so following the ledger takes several reads. The feed takes a short page for the
+    /// end of the ledger, so it and the ledger must agree on the size, as SalesLedgerReader does by reading the option.</summary>
+    private const int PageSize = 2;
+
+    private readonly string _checkpoints = Path.Combine(Path.GetTempPath(), $"feed-tests-{Guid.NewGuid():N}");
+    private readonly LedgerInMemory _ledger = new(PageSize);
+    private readonly ServiceProvider _meters = new ServiceCollection().AddMetrics().BuildServiceProvider();
+
+    [Fact]
+    public async Task Every_entry_is_counted_once_then_the_feed_follows_new_ones()
+    {
+        _ledger.Append([new SaleLine(1, 10, 2)]);
+        _ledger.Append([new SaleLine(1, 10, 3), new SaleLine(2, 11, 1)]);
+        _ledger.Append([new SaleLine(2, 11, 4)]);
+        var feed = Feed();
+        await feed.StartAsync();
+
+        await feed.Readiness.Ready.WaitAsync(Patience);
+        Assert.Equal((5, 5), (feed.Matrix.UnitsSold(1, 10), feed.Matrix.UnitsSold(2, 11)));
+        Assert.Equal(3, feed.Readiness.CountedThrough);
+        Assert.Equal((false, 3L), (feed.Readiness.StartedFromCheckpoint, feed.Readiness.EntriesReadAtStart));
+
+        _ledger.Append([new SaleLine(1, 10, 7)]);
+        await Until(() => feed.Readiness.CountedThrough == 4);
+        Assert.Equal(12, feed.Matrix.UnitsSold(1, 10));
+        await feed.StopAsync();
+    }
+
+    [Fact]
+    public async Task A_restart_reads_its_checkpoint_and_only_the_entries_stored_after_it()
+    {
+        _ledger.Append([new SaleLine(1, 10, 2)]);
+        _ledger.Append([new SaleLine(3, 12, 1)]);
+        var first = Feed();
+        await first.StartAsync();
+        await first.Readiness.Ready.WaitAsync(Patience);
+        await first.StopAsync(); // saves a checkpoint of both entries
+        _ledger.Append([new SaleLine(1, 10, 5)]);
+
+        var second = Feed();
+        await second.StartAsync();
+        await second.Readiness.Ready.WaitAsync(Patience);
+
+        Assert.Equal((true, 1L), (second.Readiness.StartedFromCheckpoint, second.Readiness.EntriesReadAtStart));
+        Assert.Equal((7, 1), (second.Matrix.UnitsSold(1, 10), second.Matrix.UnitsSold(3, 12)));
+        await second.StopAsync();
+    }
+
+    [Fact]
+    public async Task A_database_restored_from_a_backup_is_noticed_and_the_matrix_rebuilt_to_equal_it()
+    {
+        _ledger.Append([new SaleLine(1, 10, 2)]);
+        _ledger.Append([new SaleLine(1, 10, 3)]);
+        _ledger.Append([new SaleLine(1, 10, 4)]);
+        var feed = Feed();
+        await feed.StartAsync();
+        await feed.Readiness.Ready.WaitAsync(Patience);
+
+        // The backup holds two entries, under seqs the matrix has counted other entries at.
+        _ledger.RestoreTo([[new SaleLine(2, 20, 6)], [new SaleLine(1, 10, 1)]]);
+
+        await Until(() => feed.Matrix.UnitsSold(2, 20) == 6);
+        Assert.Equal(1, feed.Matrix.UnitsSold(1, 10));
+        Assert.Equal(2, feed.Readiness.CountedThrough);
+        await feed.StopAsync();
+    }
+
+    [Fact]
+    public async Task An_entry_that_cannot_be_read_is_left_out_whole_and_the_feed_goes_on()
+    {
+        _ledger.Append([new SaleLine(1, 10, 2)]);
+        _ledger.Append([0xFF, 0xFF, 0xFF]);
+        _ledger.Append([new SaleLine(1, 10, 3)]);
+        var feed = Feed();
+        await feed.StartAsync();
+
+        await feed.Readiness.Ready.WaitAsync(Patience);
+        Assert.Equal(3, feed.Readiness.CountedThrough);
+        Assert.Equal(5, feed.Matrix.UnitsSold(1, 10));
+        await feed.StopAsync();
+    }
+
+    private RunningFeed Feed()
+    {
+        var options = Options.Create(new AggregatorOptions
+        {
+            CheckpointDirectory = _checkpoints,
+            LedgerPageSize = PageSize,
+            LedgerPollInterval = TimeSpan.FromMilliseconds(10),
+        });
+        var matrix = new SalesMatrix(maxItemId: 50, maxStores: 8);
+        var readiness = new MatrixReadiness();
+        var feed = new SalesLedgerFeed(matrix, _ledger, new SalesCheckpoint(options, NullLogger<SalesCheckpoint>.Instance), readiness,
+            new SalesMetrics(_meters.GetRequiredService<IMeterFactory>()), options, TimeProvider.System, NullLogger<SalesLedgerFeed>.Instance);
+        return new RunningFeed(feed, matrix, readiness);
+    }
+
+    private static async Task Until(Func<bool> condition)
+    {
+        using var patience = new CancellationTokenSource(Patience);
+        while (!condition())
+        {
+            await Task.Delay(TimeSpan.FromMilliseconds(10), patience.Token);
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await _meters.DisposeAsync();
+        if (Directory.Exists(_checkpoints))
+        {
+            Directory.Delete(_checkpoints, recursive: true);
+        }
+    }
+
+    private sealed record RunningFeed(SalesLedgerFeed Feed, SalesMatrix Matrix, MatrixReadiness Readiness)
+    {
+        public Task StartAsync() => Feed.StartAsync(CancellationToken.None);
+
+        public Task StopAsync() => Feed.StopAsync(CancellationToken.None);
+    }
+}
