@@ -18,16 +18,7 @@ public sealed class ClassDefaultsTests
     [Fact]
     public void The_writer_starts_on_its_class_defaults()
     {
-        var builder = Host.CreateEmptyApplicationBuilder(new HostApplicationBuilderSettings());
-        builder.Configuration.AddInMemoryCollection(new Dictionary<string, string?>
-        {
-            ["Database:User"] = "writer",
-            ["Database:Password"] = "secret",
-            ["Broker:Username"] = "writer",
-            ["Broker:Password"] = "secret",
-        });
-        builder.AddPurchaseRecording();
-        using var services = builder.Services.BuildServiceProvider();
+        using var services = Writer();
 
         // Reading a value runs its validation, as ValidateOnStart does at start.
         Assert.Equal(new DatabaseOptions().MaxConnections, services.GetRequiredService<IOptions<DatabaseOptions>>().Value.MaxConnections);
@@ -38,19 +29,26 @@ public sealed class ClassDefaultsTests
     [Fact]
     public void The_writers_connection_rule_refuses_too_small_a_pool()
     {
+        using var services = Writer(("Database:MaxConnections", "8"));
+
+        var refused = Assert.Throws<OptionsValidationException>(() => services.GetRequiredService<IOptions<WriterOptions>>().Value);
+        Assert.Contains("Database:MaxConnections", refused.Message, StringComparison.Ordinal);
+    }
+
+    /// <summary>The writer's services as Program.cs registers them, given only the secrets that have no default and
+    /// <paramref name="settings"/>.</summary>
+    private static ServiceProvider Writer(params (string Key, string Value)[] settings)
+    {
         var builder = Host.CreateEmptyApplicationBuilder(new HostApplicationBuilderSettings());
         builder.Configuration.AddInMemoryCollection(new Dictionary<string, string?>
         {
             ["Database:User"] = "writer",
             ["Database:Password"] = "secret",
-            ["Database:MaxConnections"] = "8",
             ["Broker:Username"] = "writer",
             ["Broker:Password"] = "secret",
         });
+        builder.Configuration.AddInMemoryCollection(settings.Select(setting => new KeyValuePair<string, string?>(setting.Key, setting.Value)));
         builder.AddPurchaseRecording();
-        using var services = builder.Services.BuildServiceProvider();
-
-        var refused = Assert.Throws<OptionsValidationException>(() => services.GetRequiredService<IOptions<WriterOptions>>().Value);
-        Assert.Contains("Database:MaxConnections", refused.Message, StringComparison.Ordinal);
+        return builder.Services.BuildServiceProvider();
     }
 }
