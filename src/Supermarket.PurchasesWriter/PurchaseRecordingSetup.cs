@@ -30,9 +30,11 @@ public static class PurchaseRecordingSetup
         builder.Services.AddHealthChecks().AddCheck<DatabaseAvailability>("database", tags: [ServiceDefaultsExtensions.ReadyTag]);
         builder.Services.AddSingleton<WriterMetrics>();
         builder.Services.AddSingleton<UnstorablePurchases>();
+        builder.Services.AddSingleton<IPurchaseStore, PurchaseStore>();
         builder.Services.AddSingleton<PurchaseWriter>();
         builder.Services.AddSingleton<HistoryMetrics>();
-        builder.Services.AddSingleton<PurchaseHistory>();
+        builder.Services.AddSingleton<IPurchaseHistory, PurchaseHistory>();
+        builder.Services.AddSingleton<IIdempotencyKeyStore, IdempotencyKeyStore>();
         builder.Services.AddSupermarketBus(builder.Configuration, bus =>
         {
             bus.AddConsumer<PurchaseBatchRecordedConsumer, PurchaseBatchRecordedConsumerDefinition>();

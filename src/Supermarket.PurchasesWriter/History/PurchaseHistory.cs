@@ -15,7 +15,7 @@ namespace Supermarket.PurchasesWriter.History;
 /// dates. Each page is a range read of the index on (store or customer, purchase_date, received_at), whose order is
 /// the answer's (migration 0003), and starts after the last purchase of the page before (keyset, never OFFSET).
 /// </summary>
-public sealed class PurchaseHistory(IOptions<DatabaseOptions> options)
+public sealed class PurchaseHistory(IOptions<DatabaseOptions> options) : IPurchaseHistory
 {
     // MySQL's DATE range: no bound given is every date.
     private static readonly DateOnly Earliest = new(1000, 1, 1);
@@ -81,7 +81,7 @@ public sealed class PurchaseHistory(IOptions<DatabaseOptions> options)
         public StoredPurchase ToPurchase() => new(
             PurchaseKeys.FromKey(Id), StoreId, CustomerId, DateOnly.FromDateTime(PurchaseDate),
             new DateTimeOffset(DateTime.SpecifyKind(ReceivedAt, DateTimeKind.Utc)),
-            // The lines as the writer stored them: [[item, quantity], ...] (PurchaseWriter.Items).
+            // The lines as the writer stored them: [[item, quantity], ...] (PurchaseStore.Items).
             [.. JsonSerializer.Deserialize<int[][]>(Items)!.Select(line => new PurchaseLine(line[0], line[1]))]);
     }
 }

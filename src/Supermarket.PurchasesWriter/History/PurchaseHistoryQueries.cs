@@ -9,7 +9,7 @@ namespace Supermarket.PurchasesWriter.History;
 
 /// <summary>Answers the API's purchase history questions from MySQL: the writer owns the purchases, so it alone
 /// reads them, and the API never touches the database.</summary>
-public sealed class PurchaseHistoryQueries(PurchaseHistory history, HistoryMetrics metrics)
+public sealed class PurchaseHistoryQueries(IPurchaseHistory history, HistoryMetrics metrics)
     : IConsumer<PurchasesAtStore>, IConsumer<PurchasesOfCustomer>
 {
     public Task Consume(ConsumeContext<PurchasesAtStore> context) =>

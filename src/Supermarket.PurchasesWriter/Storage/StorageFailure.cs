@@ -1,4 +1,4 @@
-using MySqlConnector;
+using System.Data.Common;
 
 namespace Supermarket.PurchasesWriter.Storage;
 
@@ -12,6 +12,6 @@ public static class StorageFailure
     /// database is away, and the write is worth retrying until it is back, however long that takes.
     /// </summary>
     public static bool IsUnstorable(Exception exception) =>
-        exception is MySqlException { SqlState: { } state }
+        exception is DbException { SqlState: { } state }
         && (state.StartsWith("22", StringComparison.Ordinal) || state.StartsWith("23", StringComparison.Ordinal));
 }

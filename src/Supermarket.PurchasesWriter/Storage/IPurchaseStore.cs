@@ -1,0 +1,12 @@
+using Supermarket.Contracts.Purchases;
+
+namespace Supermarket.PurchasesWriter.Storage;
+
+/// <summary>Where purchases and their sales ledger entries are kept, each purchase once: MySQL in production
+/// (<see cref="PurchaseStore"/>); the seam the writer's fast tests replace.</summary>
+public interface IPurchaseStore
+{
+    /// <summary>Stores the purchases not stored yet, with their ledger entry, in one transaction; returns how many
+    /// that was. Throws what MySQL said when it refused them or could not be reached.</summary>
+    Task<int> WriteAsync(IReadOnlyList<PurchaseRecorded> purchases, CancellationToken cancellationToken);
+}

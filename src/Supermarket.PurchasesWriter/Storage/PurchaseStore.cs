@@ -1,0 +1,144 @@
+using System.Buffers;
+using System.Globalization;
+using System.Text;
+using System.Text.Json;
+using Dapper;
+using Microsoft.Extensions.Options;
+using MySqlConnector;
+using Supermarket.Contracts.Ledger;
+using Supermarket.Contracts.Purchases;
+using Supermarket.Database;
+
+namespace Supermarket.PurchasesWriter.Storage;
+
+/// <summary>
+/// Stores purchases and their sales ledger entry in one transaction, sent as one multi-statement command (one round
+/// trip instead of five); the entry takes its seq last, just before the commit (<see cref="SalesLedgerAppend"/>).
+/// The purchases come from a single JSON parameter read with JSON_TABLE (MariaDB 10.6+,
+/// MySQL 8), so the statement text is fixed whatever the batch size; each purchase's lines are one column of its row
+/// (migration 0002).
+/// </summary>
+/// <remarks>
+/// Exactly once: a purchase already stored (a redelivery, a writer's retry, a till's keyed retry an hour later) is
+/// not stored again, and — what keeps the sales answers exact — its lines are not put in the ledger again. The plain
+/// INSERT fails on a stored id; the transaction is then rolled back, the stored ids are looked up, and the rest is
+/// stored. Duplicates are rare, so the common path stays one round trip.
+/// </remarks>
+public sealed class PurchaseStore(IOptions<DatabaseOptions> options) : IPurchaseStore
+{
+    private const int DuplicateKey = 1062;
+    private const int MaxDuplicateRounds = 5;
+
+    private const string StoreSql = $"""
+        BEGIN;
+        INSERT INTO purchases (id, store_id, customer_id, purchase_date, received_at, items)
+        SELECT UNHEX(j.id), j.store_id, j.customer_id, j.purchase_date, j.received_at, j.items
+        FROM JSON_TABLE(@batch, '$[*]' COLUMNS (
+            id CHAR(32) PATH '$.id',
+            store_id INT PATH '$.store',
+            customer_id INT PATH '$.customer',
+            purchase_date DATE PATH '$.date',
+            received_at DATETIME(6) PATH '$.received',
+            items TEXT PATH '$.items')) AS j;
+        {SalesLedgerAppend.Sql}
+        COMMIT;
+        """;
+
+    private const string StoredIdsSql = """
+        SELECT p.id FROM JSON_TABLE(@ids, '$[*]' COLUMNS (id CHAR(32) PATH '$')) AS j JOIN purchases p ON p.id = UNHEX(j.id)
+        """;
+
+    private readonly string _connectionString = options.Value.PooledConnectionString();
+
+    /// <inheritdoc />
+    public async Task<int> WriteAsync(IReadOnlyList<PurchaseRecorded> purchases, CancellationToken cancellationToken)
+    {
+        // The same id twice in one batch (a till's keyed retry grouped with its first attempt) is one purchase.
+        var pending = purchases.DistinctBy(p => p.PurchaseId).ToList();
+        await using var connection = new MySqlConnection(_connectionString);
+        await connection.OpenAsync(cancellationToken);
+        for (var round = 1; pending.Count > 0; round++)
+        {
+            try
+            {
+                await connection.ExecuteAsync(new CommandDefinition(StoreSql,
+                    new { batch = ToJson(pending), purchases = pending.Count, sales = LedgerEntry(pending) }, cancellationToken: cancellationToken));
+                return pending.Count;
+            }
+            catch (Exception exception)
+            {
+                // The transaction began in the command text, so nothing else ends it: a pooled connection returned
+                // with it open would commit its first statements with the next BEGIN.
+                await RollBackAsync(connection);
+                if (exception is not MySqlException { Number: DuplicateKey } || round == MaxDuplicateRounds)
+                {
+                    throw;
+                }
+            }
+
+            var stored = await StoredIdsAsync(connection, pending, cancellationToken);
+            pending.RemoveAll(purchase => stored.Contains(purchase.PurchaseId));
+        }
+
+        return 0;
+    }
+
+    private static async Task RollBackAsync(MySqlConnection connection)
+    {
+        try
+        {
+            await connection.ExecuteAsync("ROLLBACK");
+        }
+        catch (Exception) when (connection.State != System.Data.ConnectionState.Open)
+        {
+            // A broken connection: the server rolls the transaction back as the connection ends.
+        }
+    }
+
+    private static async Task<HashSet<Guid>> StoredIdsAsync(MySqlConnection connection, List<PurchaseRecorded> purchases, CancellationToken cancellationToken)
+    {
+        var ids = JsonSerializer.Serialize(purchases.Select(p => Convert.ToHexString(PurchaseKeys.ToKey(p.PurchaseId))));
+        var keys = await connection.QueryAsync<byte[]>(new CommandDefinition(StoredIdsSql, new { ids }, cancellationToken: cancellationToken));
+        return [.. keys.Select(PurchaseKeys.FromKey)];
+    }
+
+    private static byte[] LedgerEntry(List<PurchaseRecorded> purchases) =>
+        SalesLedgerEntry.Encode(purchases.SelectMany(p => p.Items.Select(line => new SaleLine(p.StoreId, line.ItemId, line.Quantity))));
+
+    /// <summary>A purchase's lines as stored: a JSON array of [item, quantity] pairs, in the order the till sent them.</summary>
+    internal static string Items(IReadOnlyList<PurchaseLine> items)
+    {
+        var text = new StringBuilder(2 + (items.Count * 12)).Append('[');
+        for (var i = 0; i < items.Count; i++)
+        {
+            text.Append(CultureInfo.InvariantCulture, $"{(i == 0 ? "" : ",")}[{items[i].ItemId},{items[i].Quantity}]");
+        }
+
+        return text.Append(']').ToString();
+    }
+
+    /// <summary>The batch as JSON_TABLE reads it. Ids are the big-endian key bytes in hex (see PurchaseKeys).</summary>
+    internal static string ToJson(IReadOnlyList<PurchaseRecorded> purchases)
+    {
+        var buffer = new ArrayBufferWriter<byte>(purchases.Count * 256);
+        using (var json = new Utf8JsonWriter(buffer))
+        {
+            json.WriteStartArray();
+            foreach (var purchase in purchases)
+            {
+                json.WriteStartObject();
+                json.WriteString("id", Convert.ToHexString(PurchaseKeys.ToKey(purchase.PurchaseId)));
+                json.WriteNumber("store", purchase.StoreId);
+                json.WriteNumber("customer", purchase.CustomerId);
+                json.WriteString("date", purchase.Date.ToString("yyyy-MM-dd", CultureInfo.InvariantCulture));
+                json.WriteString("received", purchase.ReceivedAt.UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss.ffffff", CultureInfo.InvariantCulture));
+                json.WriteString("items", Items(purchase.Items));
+                json.WriteEndObject();
+            }
+
+            json.WriteEndArray();
+        }
+
+        return Encoding.UTF8.GetString(buffer.WrittenSpan);
+    }
+}
