@@ -6,7 +6,9 @@
 #   ./run.sh --in-containers [--tls] [load test options]   the same in containers: docker/compose.yaml under podman
 #                                             (scripts/containers.sh), nginx on 127.0.0.1:8080, the load test's container;
 #                                             --tls: AMQP and MySQL over TLS with certificates made at deploy time
-#   ./run.sh chaos [options]                  a day of load with faults injected, verified (scripts/chaos.sh --help)
+#   ./run.sh chaos [topology] [--in-containers] [options]   days of load with faults injected (scripts/faults.sh),
+#                                             verified, a table row per scenario: the load test's chaos command
+#                                             (./run.sh chaos --help); two API replicas unless --api-replicas says
 #   ./run.sh down                             stop everything this script, scripts/services.sh or
 #                                             scripts/containers.sh started (the containers' volumes stay)
 #   ./run.sh status                           what runs
@@ -55,7 +57,21 @@ case $command in
   down) down ;;
   status) status ;;
   credential) shift; exec dotnet run -c "$CONFIGURATION" --project "$ROOT/tools/Supermarket.Credentials" -- "$@" ;;
-  chaos) shift; exec "$ROOT/scripts/chaos.sh" "$@" ;;
+  chaos)
+    shift
+    loadtest=(dotnet run -c "$CONFIGURATION" --project "$ROOT/loadtest/Supermarket.LoadTest")
+    if [[ " $* " == *" --help "* || " $* " == *" -h "* ]]; then exec "${loadtest[@]}" -- chaos --help; fi
+    API_REPLICAS=2 # the api scenario stops one replica while another serves
+    take_topology_options "$@"
+    if [[ " ${OTHER_ARGS[*]} " == *" --in-containers "* ]]; then
+      "$ROOT/scripts/containers.sh" up
+      build
+    else
+      up
+    fi
+    exec "${loadtest[@]}" --no-build -- chaos --url "$API_URL" --api-replicas "$API_REPLICAS" --broker-nodes "$BROKER_NODES" \
+      --out "$STATE/chaos/$(date -u +%Y%m%d-%H%M%S)" "${OTHER_ARGS[@]}"
+    ;;
   --in-containers)
     shift
     tls=()

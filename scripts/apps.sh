@@ -1,4 +1,4 @@
-# The system's own processes (the API replicas and the two workers), for run.sh and chaos.sh to source.
+# The system's own processes (the API replicas and the two workers), for run.sh and faults.sh to source.
 # Each runs in the background with its log in .local/logs/<name>.log and its PID in .local/pids/<name>.pid;
 # the names are Api (or Api-1..Api-N behind nginx), SalesAggregator, PurchasesWriter (and PurchasesWriter-2..-M).
 # Each serves /health/live, /health/ready, /metrics and /about on a port of its own (app_url): for an API its
@@ -16,9 +16,10 @@ API_URL=${API_URL:-http://127.0.0.1:$API_PORT}
 # takes CPU from the others (measured: docs/performance.md). Overridable like any setting.
 export DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=${DOTNET_ThreadPool_UnfairSemaphoreSpinLimit:-0}
 
-# How many of each: set by the --api-replicas, --writers and --broker-nodes options (see take_topology_options).
-API_REPLICAS=0 # 0: one API straight on $API_PORT; N: N APIs on the next ports, nginx on $API_PORT
-WRITERS=1
+# How many of each: set by the --api-replicas, --writers and --broker-nodes options (see take_topology_options), which
+# export them for scripts/faults.sh.
+API_REPLICAS=${API_REPLICAS:-0} # 0: one API straight on $API_PORT; N: N APIs on the next ports, nginx on $API_PORT
+WRITERS=${WRITERS:-1}
 BROKER_NODES=${BROKER_NODES:-1} # 1: one RabbitMQ node; N: a cluster of N nodes (scripts/services.sh)
 
 # The key local credentials are signed with (Auth:SigningKey): made once per machine with the rest of the local state
@@ -76,6 +77,7 @@ take_topology_options() {
       *) OTHER_ARGS+=("$1"); shift ;;
     esac
   done
+  export API_REPLICAS WRITERS
   use_broker_nodes
 }
 

@@ -6,6 +6,7 @@
 #                                               --tls: AMQP and MySQL over TLS (docker/compose.tls.yaml), with a CA
 #                                               and a server certificate made now, for this deployment only
 #   scripts/containers.sh loadtest [options]    run the load test's container against it (the load test's options)
+#   scripts/containers.sh loadtest-reports DIR [options]   the same, its reports in DIR (the chaos run's days)
 #   scripts/containers.sh compose ARGS...       docker-compose with this deployment's settings (ps, logs, kill, ...)
 #   scripts/containers.sh down                  stop the topology (its volumes stay), the health checks and podman
 #
@@ -241,6 +242,7 @@ case $command in
   up) shift; up "$@" ;;
   down) down ;;
   loadtest) shift; compose --profile loadtest run --rm loadtest "$@" ;;
+  loadtest-reports) shift; reports=$1; shift; compose --profile loadtest run --rm -v "$reports:/reports" loadtest "$@" --reports /reports ;;
   compose) shift; compose "$@" ;;
-  *) echo "usage: $0 up [--tls]|down|loadtest [load test options]|compose ARGS..." >&2; exit 2 ;;
+  *) echo "usage: $0 up [--tls]|down|loadtest [load test options]|loadtest-reports DIR [options]|compose ARGS..." >&2; exit 2 ;;
 esac

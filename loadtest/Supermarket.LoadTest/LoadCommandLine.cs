@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.CommandLine.Parsing;
 using System.Globalization;
 using System.Net;
+using Supermarket.LoadTest.Chaos;
 using Supermarket.LoadTest.Reporting;
 using Supermarket.LoadTest.Scenario;
 using Supermarket.LoadTest.Thresholds;
@@ -133,7 +134,7 @@ public sealed class LoadCommandLine
         {
             _stores, _customersPerStore, _maxItemId, _purchasesPerHour, _itemsPerPurchase, _date, _url, _hours, _simulation, _rate, _rampFrom,
             _maxInFlight, _warmUp, _thresholds, _label, _plain, _seed, _historyQueries, _retryFor, _runId, _reports, _noVerify, _checkEveryStore,
-            _tillCredentials, _verifyTimeout, _database, _brokerManagement, _brokerVirtualHost, _workers, compare,
+            _tillCredentials, _verifyTimeout, _database, _brokerManagement, _brokerVirtualHost, _workers, compare, new ChaosCommandLine().Command,
         };
         Command.SetAction((parsed, cancel) => new LoadRun(Read(parsed)).RunAsync());
     }
@@ -218,7 +219,7 @@ public sealed class LoadCommandLine
 
     /// <summary>Load is only ever sent to this machine, or to hosts named one by one in
     /// SUPERMARKET_LOADTEST_ALLOW_HOSTS (the Docker deployment's own network sets it to its services).</summary>
-    private static Option<Uri> Loopback(string name, string description, Uri defaultValue) => new(name)
+    internal static Option<Uri> Loopback(string name, string description, Uri defaultValue) => new(name)
     {
         Description = description,
         DefaultValueFactory = _ => defaultValue,

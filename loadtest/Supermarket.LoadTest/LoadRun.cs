@@ -148,13 +148,7 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
 
     private string DefaultReportsDirectory()
     {
-        var root = new DirectoryInfo(Environment.CurrentDirectory);
-        while (root is not null && !File.Exists(Path.Combine(root.FullName, "Supermarket.sln")))
-        {
-            root = root.Parent;
-        }
-
         var name = string.Create(CultureInfo.InvariantCulture, $"{DateTime.Now:yyyyMMdd-HHmmss}-{options.Stores}stores-{options.Simulation.ToString().ToLowerInvariant()}");
-        return Path.Combine(root?.FullName ?? Environment.CurrentDirectory, "loadtest", "reports", name);
+        return Path.Combine(Repository.Root() ?? Environment.CurrentDirectory, "loadtest", "reports", name);
     }
 }

@@ -5,8 +5,8 @@ using Supermarket.LoadTest.Thresholds;
 namespace Supermarket.LoadTest.Reporting;
 
 /// <summary>
-/// What a run measured and found, as <c>summary.json</c> in its reports folder: what scripts read (chaos.sh's table,
-/// the compare command's) instead of the console text. Seconds are from the first POST unless named "after the last
+/// What a run measured and found, as <c>summary.json</c> in its reports folder: what the chaos run's table and the compare
+/// command read instead of the console text. Seconds are from the first POST unless named "after the last
 /// response"; a null means "not within the verification's timeout" or "not measured" (--no-verify).
 /// The request rate and the latencies leave out the warm-up; the counts of requests are the whole run's.
 /// </summary>

@@ -1,0 +1,95 @@
+using System.Diagnostics;
+
+namespace Supermarket.LoadTest.Chaos;
+
+/// <summary>
+/// The chaos run: a day of load per scenario, with its fault injected after <see cref="ChaosOptions.FaultAfter"/>
+/// while the stores retry what it interrupts (bounded, honouring Retry-After, with Idempotency-Keys). After each day
+/// the load test verifies that every purchase that got a 201 is in MySQL, none is stored twice, and the aggregator's
+/// answers equal MySQL's sums. One table row per scenario; a loss, a duplicate, a mismatch, a purchase given up or a
+/// part that did not recover fails the run (exit code 1).
+/// </summary>
+public sealed class ChaosRun(ChaosOptions options, IFaults faults, IChaosDays days, TextWriter console)
+{
+    /// <summary>How often a repaired part is probed.</summary>
+    public static readonly TimeSpan ProbeInterval = TimeSpan.FromMilliseconds(500);
+
+    public async Task<(int ExitCode, string Table)> RunAsync(CancellationToken cancellationToken)
+    {
+        var warnings = new List<string>();
+        var scenarios = ChaosScenario.Choose(options, warnings);
+        warnings.ForEach(warning => console.WriteLine($"warning: {warning}"));
+        var outcomes = new List<ScenarioOutcome>();
+        for (var index = 0; index < scenarios.Count; index++)
+        {
+            var outcome = await RunAsync(scenarios[index], index, cancellationToken);
+            console.WriteLine($"{outcome.Scenario}: {(outcome.Passed ? "passed" : $"FAILED; see {outcome.Day.Log}")}");
+            outcomes.Add(outcome);
+        }
+
+        return (outcomes.All(outcome => outcome.Passed) ? 0 : 1, ChaosTable.Write(outcomes));
+    }
+
+    private async Task<ScenarioOutcome> RunAsync(ChaosScenario scenario, int index, CancellationToken cancellationToken)
+    {
+        var arguments = scenario.DayArguments(options, index);
+        console.WriteLine($"scenario {scenario.Name} ({scenario.Description}): {options.Stores} stores x {options.PurchasesPerHour} purchases/hour; "
+            + $"fault after {options.FaultAfter.TotalSeconds:F0} s{(options.InContainers ? "" : $" for {scenario.FaultFor(options).TotalSeconds:F0} s")}");
+        if (scenario.Name == ChaosScenario.LateRetry)
+        {
+            var first = await days.RunAsync($"{scenario.Name}-first", arguments, cancellationToken);
+            if (first.ExitCode != 0)
+            {
+                return new ScenarioOutcome(scenario.Name, first, Recovery: null, FailedBefore: "the first pass failed");
+            }
+        }
+
+        var day = days.RunAsync(scenario.Name, arguments, cancellationToken);
+        await Task.WhenAny(day, Task.Delay(options.FaultAfter, cancellationToken));
+        if (day.IsCompleted)
+        {
+            console.WriteLine("warning: the day ended before the fault; use more purchases per hour");
+        }
+
+        try
+        {
+            await faults.InjectAsync(scenario, cancellationToken);
+            if (!options.InContainers)
+            {
+                await Task.Delay(scenario.FaultFor(options), cancellationToken);
+                await faults.RepairAsync(scenario, cancellationToken);
+            }
+        }
+        catch (InvalidOperationException failure)
+        {
+            // The day still runs to its end, so it leaves nothing behind and its figures say what the fault did.
+            console.WriteLine(failure.Message);
+            return new ScenarioOutcome(scenario.Name, await day, Recovery: null, FailedBefore: "the fault or its repair failed");
+        }
+
+        var recovery = await RecoveryAsync(scenario, cancellationToken);
+        if (recovery is null)
+        {
+            console.WriteLine($"{scenario.Name} did not recover within {options.RecoveryLimit.TotalSeconds:F0} s");
+        }
+
+        return new ScenarioOutcome(scenario.Name, await day, recovery);
+    }
+
+    /// <summary>From the repair (in containers, the fault) until the probe passes; null past the limit.</summary>
+    private async Task<TimeSpan?> RecoveryAsync(ChaosScenario scenario, CancellationToken cancellationToken)
+    {
+        var since = Stopwatch.StartNew();
+        while (!await faults.RecoveredAsync(scenario, cancellationToken))
+        {
+            if (since.Elapsed >= options.RecoveryLimit)
+            {
+                return null;
+            }
+
+            await Task.Delay(ProbeInterval, cancellationToken);
+        }
+
+        return since.Elapsed;
+    }
+}

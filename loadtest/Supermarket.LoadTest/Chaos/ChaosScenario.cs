@@ -1,0 +1,97 @@
+namespace Supermarket.LoadTest.Chaos;
+
+/// <summary>
+/// One fault injected into a day of load (scripts/faults.sh injects, repairs and probes it). Local processes: rabbitmq,
+/// writer, aggregator, mariadb, db-stall, api, late-retry by default, db-outage on request; on a three-node cluster
+/// leader-kill, follower-kill and node-pause. In containers: broker-node-kill, writer-kill, aggregator-restart,
+/// mariadb-restart.
+/// </summary>
+public sealed record ChaosScenario(string Name, string Description, bool InContainers = false, bool NeedsCluster = false,
+    bool NeedsApiReplicas = false, bool ByDefault = true)
+{
+    public const string DatabaseOutage = "db-outage";
+    public const string LateRetry = "late-retry";
+
+    public static readonly IReadOnlyList<ChaosScenario> All =
+    [
+        new("rabbitmq", "RabbitMQ stopped, then started"),
+        new("writer", "the Purchases writer SIGKILLed, then started"),
+        new("aggregator", "the aggregator SIGKILLed mid-day: it restarts from its checkpoint and applies the backlog stored meanwhile"),
+        new("mariadb", "MariaDB stopped, then started"),
+        new("db-stall", "MariaDB SIGSTOPped with transactions between their INSERT and their COMMIT, then SIGCONT"),
+        new("api", "one of the API replicas SIGKILLed, then started", NeedsApiReplicas: true),
+        new(LateRetry, "the day sent once, then all of it again with the same keys, as tills retrying long after: nothing new may be stored or counted"),
+        new(DatabaseOutage, "MariaDB down for the whole outage (--database-outage), keyed POSTs answered 503 meanwhile", ByDefault: false),
+        new("leader-kill", "SIGKILL the node that leads the writer's queue, then start it again", NeedsCluster: true),
+        new("follower-kill", "the same for a node that does not lead it", NeedsCluster: true),
+        new("node-pause", "SIGSTOP the leader for --fault-for seconds (more than two heartbeats, Broker:Heartbeat), then SIGCONT", NeedsCluster: true),
+        new("broker-node-kill", "SIGKILL the RabbitMQ node leading the writer's queue", InContainers: true),
+        new("writer-kill", "SIGKILL a writer", InContainers: true),
+        new("aggregator-restart", "its container restarted: it must start from the checkpoint on its volume", InContainers: true),
+        new("mariadb-restart", "its container restarted", InContainers: true),
+    ];
+
+    /// <summary>The scenarios to run: those named, or the deployment's defaults (on a cluster, the cluster's own).
+    /// Unknown names, and cluster scenarios without a cluster, are errors; the api scenario without replicas to spare
+    /// is left out, with a warning.</summary>
+    public static IReadOnlyList<ChaosScenario> Choose(ChaosOptions options, ICollection<string> warnings)
+    {
+        var cluster = options.BrokerNodes >= 3;
+        var chosen = options.Scenarios.Count == 0
+            ? [.. All.Where(s => s.ByDefault && s.InContainers == options.InContainers && (options.InContainers || s.NeedsCluster == cluster))]
+            : options.Scenarios.Select(name => All.FirstOrDefault(s => s.Name == name)
+                ?? throw new ArgumentException($"no such scenario: {name} (known: {string.Join(", ", All.Select(s => s.Name))})")).ToList();
+        if (chosen.FirstOrDefault(s => s.InContainers != options.InContainers) is { } misplaced)
+        {
+            throw new ArgumentException($"{misplaced.Name} runs {(misplaced.InContainers ? "only with" : "only without")} --in-containers");
+        }
+
+        if (chosen.FirstOrDefault(s => s.NeedsCluster && !cluster) is { } clustered)
+        {
+            throw new ArgumentException($"{clustered.Name} needs --broker-nodes 3");
+        }
+
+        if (options.ApiReplicas < 2 && chosen.Any(s => s.NeedsApiReplicas))
+        {
+            warnings.Add("the api scenario needs --api-replicas 2 or more; skipping it");
+            chosen.RemoveAll(s => s.NeedsApiReplicas);
+        }
+
+        return chosen;
+    }
+
+    /// <summary>How long the part stays down.</summary>
+    public TimeSpan FaultFor(ChaosOptions options) => Name == DatabaseOutage ? options.DatabaseOutage : options.FaultFor;
+
+    /// <summary>
+    /// The day's load test options: keyed retries, ten items (so the whole matrix is compared with MySQL), every
+    /// store checked. Nothing is stored while the database is out, and a keyed POST needs the writer's claim for its
+    /// 201: in a db-outage the tills retry, and the verification waits without progress, for longer than the outage.
+    /// The days are dated 2019, one a scenario, long before the run: keyed purchases' ids begin with their date, so
+    /// every one is back-dated, as a till's late upload is. late-retry's run id is fixed, so its second pass sends
+    /// the same purchases with the same keys.
+    /// </summary>
+    public IReadOnlyList<string> DayArguments(ChaosOptions options, int index)
+    {
+        var day = new DateOnly(2019, 1, 1).AddDays(index).ToString("yyyyMMdd", System.Globalization.CultureInfo.InvariantCulture);
+        var retryFor = Name == DatabaseOutage ? options.DatabaseOutage + TimeSpan.FromSeconds(120) : options.RetryFor;
+        List<string> arguments =
+        [
+            "--stores", Invariant(options.Stores), "--purchases-per-hour", Invariant(options.PurchasesPerHour), "--date", day,
+            "--retry-for", Invariant((int)retryFor.TotalSeconds), "--max-item-id", "10", "--check-every-store",
+        ];
+        if (Name == DatabaseOutage)
+        {
+            arguments.AddRange(["--verify-timeout", Invariant((int)retryFor.TotalSeconds)]);
+        }
+
+        if (Name == LateRetry)
+        {
+            arguments.AddRange(["--run-id", $"late-retry-{day}"]);
+        }
+
+        return arguments;
+    }
+
+    private static string Invariant(int value) => value.ToString(System.Globalization.CultureInfo.InvariantCulture);
+}

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# The chaos run's faults (the run itself is the load test's `chaos` command: ./run.sh chaos --help). Each scenario is
+# a fault, its repair, and a probe that passes once the repaired part works again:
+#
+#   scripts/faults.sh [--in-containers] inject SCENARIO      the fault
+#   scripts/faults.sh [--in-containers] repair SCENARIO      undo it (local processes only: in containers podman's
+#                                                            restart policies and the health checks repair)
+#   scripts/faults.sh [--in-containers] recovered SCENARIO   exit 0 once the part works again
+#
+# Local scenarios: rabbitmq (the broker stopped), leader-kill and follower-kill (SIGKILL the cluster node that leads
+# the writer's queue, or one that does not), node-pause (SIGSTOP the leader, then SIGCONT), writer, aggregator and api
+# (the process SIGKILLed, then started again), mariadb and db-outage (MariaDB stopped), db-stall (MariaDB SIGSTOPped),
+# late-retry (no fault). In containers: broker-node-kill, writer-kill, aggregator-restart, mariadb-restart.
+# The system runs as ./run.sh (or scripts/containers.sh) brought it up; BROKER_NODES, API_REPLICAS and WRITERS say
+# its topology, as ./run.sh exports them. What inject learns for repair (the node it hit) is kept in .local/faults/.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/apps.sh
+source "$ROOT/scripts/apps.sh"
+FAULTS=$STATE/faults
+mkdir -p "$FAULTS"
+
+services() { "$ROOT/scripts/services.sh" "$@"; }
+stored_rows() { mariadb --defaults-file="$STATE/mariadb/my.cnf" -uroot -N -e "SELECT COUNT(*) FROM supermarket.purchases" 2>/dev/null || echo 0; }
+writers_ready() { local name; for name in $(writer_names); do curl -fsS "$(app_url "$name")/health/ready" || return 1; done; }
+apis_ready() { local name; for name in $(api_names); do curl -fsS "$(app_url "$name")/health/ready" || return 1; done; }
+
+# The cluster's node a scenario hits: the one leading the writer's queue, or the next one (a follower).
+target_node() { # scenario
+  local leader
+  leader=$(services rabbit-leader supermarket.purchases.writer)
+  if [ "$1" = follower-kill ]; then echo $((leader % BROKER_NODES + 1)); else echo "$leader"; fi
+}
+node() { cat "$FAULTS/node"; }
+
+inject() { # scenario
+  case $1 in
+    rabbitmq) services rabbit-down ;;
+    leader-kill | follower-kill)
+      target_node "$1" >"$FAULTS/node"
+      log "$1: node $(node)"
+      services rabbit-node-down "$(node)" KILL ;;
+    node-pause)
+      target_node "$1" >"$FAULTS/node"
+      log "$1: node $(node)"
+      services rabbit-node-pause "$(node)" ;;
+    writer) stop_app PurchasesWriter KILL ;;
+    aggregator) stop_app SalesAggregator KILL ;;
+    mariadb | db-outage) services db-down ;;
+    db-stall) services db-pause ;;
+    api) stop_app Api-1 KILL ;;
+    late-retry) ;;
+    *) die "no such scenario: $1" ;;
+  esac
+}
+repair() { # scenario
+  case $1 in
+    rabbitmq) services rabbit-up ;;
+    leader-kill | follower-kill) services rabbit-node-up "$(node)" ;;
+    node-pause) services rabbit-node-resume "$(node)" ;;
+    writer) start_app PurchasesWriter ;;
+    aggregator) start_app SalesAggregator ;;
+    # Rows right after the restart: the writer's next retry (up to Writer:RetryMaxInterval away) makes the count grow.
+    mariadb | db-outage) services db-up; stored_rows >"$FAULTS/rows-at-repair" ;;
+    db-stall) services db-resume; stored_rows >"$FAULTS/rows-at-repair" ;;
+    api) start_app Api-1 ;;
+    late-retry) ;;
+    *) die "no such scenario: $1" ;;
+  esac
+}
+recovered() { # scenario
+  case $1 in
+    # The API answers, and every worker consumes again (a reconnected worker may not: docs/reliability.md).
+    rabbitmq) apis_ready && services rabbit-consumed ;;
+    # The node is back in the cluster, every queue has all its members again, and every worker consumes.
+    leader-kill | follower-kill | node-pause) services rabbit-cluster-whole && apis_ready && services rabbit-consumed ;;
+    writer) writers_ready ;;
+    aggregator) curl -fsS "$API_URL/items/store/1" ;;
+    mariadb | db-outage | db-stall) [ "$(stored_rows)" -gt "$(cat "$FAULTS/rows-at-repair")" ] ;;
+    api) curl -fsS "$(app_url Api-1)/health/ready" ;;
+    late-retry) true ;;
+    *) die "no such scenario: $1" ;;
+  esac
+}
+
+# ---- the same faults against the containers: podman's restart policies and the health checks do the repair.
+containers() { "$ROOT/scripts/containers.sh" "$@"; }
+container_of() { echo "supermarket_$1_1"; } # service (its first replica)
+crash() { kill -KILL "$(podman inspect --format '{{.State.Pid}}' "$(container_of "$1")")"; }
+healthy() { podman healthcheck run "$(container_of "$1")" </dev/null; }
+# The aggregator's /health/ready, from inside its container (its management port is published nowhere).
+aggregator_ready() {
+  podman exec "$(container_of sales-aggregator)" bash -c \
+    'exec 3<>/dev/tcp/127.0.0.1/8080 && printf "GET /health/ready HTTP/1.0\r\n\r\n" >&3 && sed "1,/^\r$/d" <&3'
+}
+# The node leading the writer's queue, as its service name (rabbitmq-N).
+writer_queue_leader() {
+  podman exec "$(container_of rabbitmq-1)" rabbitmqctl -q list_queues name leader --formatter json |
+    jq -r '.[] | select(.name == "supermarket.purchases.writer") | .leader | sub("^rabbit@"; "")'
+}
+container_inject() { # scenario
+  case $1 in
+    broker-node-kill) writer_queue_leader >"$FAULTS/node"; log "$1: $(node)"; crash "$(node)" ;;
+    writer-kill) crash purchases-writer ;;
+    aggregator-restart) containers compose restart sales-aggregator ;;
+    mariadb-restart) containers compose restart mariadb ;;
+    *) die "no such scenario in containers: $1" ;;
+  esac
+}
+container_recovered() { # scenario
+  case $1 in
+    broker-node-kill) healthy "$(node)" && healthy rabbitmq-1 && healthy purchases-writer && healthy api ;;
+    writer-kill) healthy purchases-writer ;;
+    # Ready, and started from the checkpoint its volume kept: reading the whole ledger again would show here.
+    aggregator-restart)
+      healthy sales-aggregator && aggregator_ready | jq -e '.checks["sales-matrix"].data.startedFromCheckpoint' >/dev/null ;;
+    mariadb-restart) healthy mariadb && healthy purchases-writer ;;
+    *) die "no such scenario in containers: $1" ;;
+  esac
+}
+
+in_containers=0
+if [ "${1:-}" = --in-containers ]; then in_containers=1; shift; fi
+[ $# -eq 2 ] || die "usage: $0 [--in-containers] inject|repair|recovered SCENARIO"
+case $in_containers:$1 in
+  0:inject) inject "$2" ;;
+  0:repair) repair "$2" ;;
+  0:recovered) recovered "$2" ;;
+  1:inject) container_inject "$2" ;;
+  1:repair) ;;
+  1:recovered) container_recovered "$2" ;;
+  *) die "usage: $0 [--in-containers] inject|repair|recovered SCENARIO" ;;
+esac

@@ -1,0 +1,140 @@
+using System.Collections.Concurrent;
+using Supermarket.LoadTest.Chaos;
+using Supermarket.LoadTest.Reporting;
+
+namespace Supermarket.LoadTest.Tests.Chaos;
+
+/// <summary>The chaos run's order of things and its verdicts, with the faults and the days replaced: what
+/// scripts/faults.sh and the load test's processes do is the chaos run's own business in ./test.sh.</summary>
+public sealed class ChaosRunTests
+{
+    private static readonly ChaosOptions Quick = new()
+    {
+        FaultAfter = TimeSpan.FromMilliseconds(50),
+        FaultFor = TimeSpan.FromMilliseconds(50),
+        RecoveryLimit = TimeSpan.FromSeconds(2),
+    };
+
+    [Fact]
+    public async Task The_fault_comes_while_the_day_runs_then_its_repair_then_the_probe_and_a_clean_day_passes()
+    {
+        var events = new ConcurrentQueue<string>();
+        var faults = new ScriptedFaults(events, probesBeforeRecovery: 2);
+        var days = new ScriptedDays(events, faults, _ => Day(missing: 0));
+
+        var (exitCode, table) = await new ChaosRun(Quick with { Scenarios = ["writer"] }, faults, days, TextWriter.Null).RunAsync(CancellationToken.None);
+
+        Assert.Equal(0, exitCode);
+        Assert.Equal(["day writer starts", "inject writer", "repair writer", "probe writer", "probe writer", "probe writer", "day writer ends"], events);
+        Assert.Contains("| writer | 100 | 100 | 0 | 0 | yes |", table, StringComparison.Ordinal);
+        Assert.EndsWith("| passed |", table.TrimEnd(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_purchase_missing_after_the_day_fails_the_run()
+    {
+        var faults = new ScriptedFaults(new());
+        var days = new ScriptedDays(new(), faults, _ => Day(missing: 1) with { ExitCode = 1 });
+
+        var (exitCode, table) = await new ChaosRun(Quick with { Scenarios = ["rabbitmq", "mariadb"] }, faults, days, TextWriter.Null)
+            .RunAsync(CancellationToken.None);
+
+        Assert.Equal(1, exitCode);
+        Assert.Equal(2, table.Split('\n').Count(row => row.Contains("| 1 | 0 | yes |", StringComparison.Ordinal) && row.Contains("**FAILED**", StringComparison.Ordinal)));
+    }
+
+    [Fact]
+    public async Task A_part_that_never_works_again_fails_the_run_even_when_its_day_verifies()
+    {
+        var faults = new ScriptedFaults(new(), probesBeforeRecovery: int.MaxValue);
+        var days = new ScriptedDays(new(), faults, _ => Day(missing: 0));
+
+        var (exitCode, table) = await new ChaosRun(Quick with { Scenarios = ["aggregator"], RecoveryLimit = TimeSpan.FromMilliseconds(200) },
+            faults, days, TextWriter.Null).RunAsync(CancellationToken.None);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("not recovered", table, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Late_retries_follow_a_first_pass_of_the_same_day_and_a_failed_first_pass_ends_the_scenario()
+    {
+        var events = new ConcurrentQueue<string>();
+        var faults = new ScriptedFaults(events);
+        var days = new ScriptedDays(events, faults, name => name.EndsWith("-first", StringComparison.Ordinal) ? Day(missing: 0) with { ExitCode = 1 } : Day(missing: 0));
+
+        var (exitCode, table) = await new ChaosRun(Quick with { Scenarios = [ChaosScenario.LateRetry] }, faults, days, TextWriter.Null)
+            .RunAsync(CancellationToken.None);
+
+        Assert.Equal(1, exitCode);
+        Assert.Equal(["day late-retry-first starts", "day late-retry-first ends"], events);
+        Assert.Contains("the first pass failed", table, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task In_containers_nothing_is_repaired_by_the_run_and_recovery_counts_from_the_fault()
+    {
+        var events = new ConcurrentQueue<string>();
+        var faults = new ScriptedFaults(events);
+
+        var (exitCode, _) = await new ChaosRun(Quick with { InContainers = true, Scenarios = ["writer-kill"] }, faults,
+            new ScriptedDays(events, faults, _ => Day(missing: 0)), TextWriter.Null).RunAsync(CancellationToken.None);
+
+        Assert.Equal(0, exitCode);
+        Assert.Equal(["day writer-kill starts", "inject writer-kill", "probe writer-kill", "day writer-kill ends"], events);
+    }
+
+    private static DayOutcome Day(long missing) => new(0, new RunResult
+    {
+        AnswersMatchMySql = true,
+        MaxMs = 12.4,
+        Retries = new RetryFigures(Acknowledged: 100, Stored: 100 - missing, Missing: missing, Unexpected: 0, GivenUp: 0, AnswersOther: 0, LongestWithout201Seconds: 3.2),
+    }, "day.log");
+
+    private sealed class ScriptedFaults(ConcurrentQueue<string> events, int probesBeforeRecovery = 0) : IFaults
+    {
+        private readonly TaskCompletionSource _recovered = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        private int _probes;
+
+        public Task Recovered => _recovered.Task;
+
+        public Task InjectAsync(ChaosScenario scenario, CancellationToken cancellationToken) => Record($"inject {scenario.Name}");
+
+        public Task RepairAsync(ChaosScenario scenario, CancellationToken cancellationToken) => Record($"repair {scenario.Name}");
+
+        public async Task<bool> RecoveredAsync(ChaosScenario scenario, CancellationToken cancellationToken)
+        {
+            await Record($"probe {scenario.Name}");
+            if (Interlocked.Increment(ref _probes) <= probesBeforeRecovery)
+            {
+                return false;
+            }
+
+            _recovered.TrySetResult();
+            return true;
+        }
+
+        private Task Record(string what)
+        {
+            events.Enqueue(what);
+            return Task.CompletedTask;
+        }
+    }
+
+    /// <summary>Each day but a first pass lasts until its part was probed as recovered (five seconds at most: a part
+    /// that never recovers).</summary>
+    private sealed class ScriptedDays(ConcurrentQueue<string> events, ScriptedFaults faults, Func<string, DayOutcome> outcome) : IChaosDays
+    {
+        public async Task<DayOutcome> RunAsync(string name, IReadOnlyList<string> arguments, CancellationToken cancellationToken)
+        {
+            events.Enqueue($"day {name} starts");
+            if (!name.EndsWith("-first", StringComparison.Ordinal))
+            {
+                await Task.WhenAny(faults.Recovered, Task.Delay(TimeSpan.FromSeconds(5), cancellationToken));
+            }
+
+            events.Enqueue($"day {name} ends");
+            return outcome(name);
+        }
+    }
+}
