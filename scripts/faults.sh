@@ -94,10 +94,18 @@ aggregator_ready() {
   podman exec "$(container_of sales-aggregator)" bash -c \
     'exec 3<>/dev/tcp/127.0.0.1/8080 && printf "GET /health/ready HTTP/1.0\r\n\r\n" >&3 && sed "1,/^\r$/d" <&3'
 }
-# The node leading the writer's queue, as its service name (rabbitmq-N).
+# The node leading the writer's queue, as its service name (rabbitmq-N): asked of that one queue's Raft members, not
+# of every queue (list_queues waits 60 s on any queue that does not answer, as while a redeployed cluster re-forms),
+# and asked again for up to a minute while the queue has no leader.
 writer_queue_leader() {
-  podman exec "$(container_of rabbitmq-1)" rabbitmqctl -q list_queues name leader --formatter json |
-    jq -r '.[] | select(.name == "supermarket.purchases.writer") | .leader | sub("^rabbit@"; "")'
+  local leader="" deadline=$((SECONDS + 60))
+  until [ -n "$leader" ]; do
+    ((SECONDS < deadline)) || die "the writer's queue has had no leader for a minute"
+    leader=$(podman exec "$(container_of rabbitmq-1)" rabbitmq-queues -q quorum_status supermarket.purchases.writer --formatter json 2>/dev/null |
+      jq -r '.[] | select(."Raft State" == "leader") | ."Node Name" | sub("^rabbit@"; "")' 2>/dev/null) || true
+    [ -n "$leader" ] || sleep 1
+  done
+  echo "$leader"
 }
 container_inject() { # scenario
   case $1 in

@@ -4,6 +4,7 @@ using Supermarket.LoadTest.Live;
 using Supermarket.LoadTest.Reporting;
 using Supermarket.LoadTest.Scenario;
 using Supermarket.LoadTest.Verification;
+using Supermarket.Database;
 
 namespace Supermarket.LoadTest;
 
@@ -43,7 +44,7 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
         var history = new HistorySample(sampled[0]);
         var outcomes = new PurchaseOutcomes();
         var day = new ChainDay(options, new PurchaseSender(http, log, tally, history, options, outcomes));
-        var monitor = new LiveMonitor(options, log, queues, options.Verify ? new StorageProgress(options.Database, http, ledgerBefore) : null, day.Zones);
+        var monitor = new LiveMonitor(options, log, queues, options.Verify ? new StorageProgress(new StoredSales(options.Database), http, ledgerBefore) : null, day.Zones);
         var startedAt = DateTimeOffset.UtcNow;
 
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,

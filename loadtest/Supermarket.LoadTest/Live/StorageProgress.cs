@@ -1,5 +1,5 @@
-using Dapper;
 using MySqlConnector;
+using Supermarket.Database;
 
 namespace Supermarket.LoadTest.Live;
 
@@ -9,7 +9,7 @@ namespace Supermarket.LoadTest.Live;
 /// costs what was stored since the previous one, however long the history. The matrix's progress is the ledger entry
 /// every sales answer names in its header.
 /// </summary>
-public sealed class StorageProgress(string connectionString, HttpClient api, long ledgerBefore)
+public sealed class StorageProgress(StoredSales stored, HttpClient api, long ledgerBefore)
 {
     // Ledger entries of this run, in order, with the purchases stored up to and including each.
     private readonly List<(long Seq, long Stored)> _entries = [];
@@ -21,9 +21,7 @@ public sealed class StorageProgress(string connectionString, HttpClient api, lon
     {
         try
         {
-            await using var connection = new MySqlConnection(connectionString);
-            var entries = await connection.QueryAsync<(long Seq, long Purchases)>(
-                "SELECT seq, purchases FROM sales_ledger WHERE seq > @last ORDER BY seq", new { last = _lastSeq });
+            var entries = await stored.LedgerEntriesAfterAsync(_lastSeq);
             foreach (var (seq, purchases) in entries)
             {
                 _stored += purchases;

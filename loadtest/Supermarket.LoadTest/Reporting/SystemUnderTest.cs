@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
-using Dapper;
 using MySqlConnector;
+using Supermarket.Database;
 using Supermarket.LoadTest.Live;
 using Supermarket.Messaging;
 
@@ -93,16 +93,14 @@ public sealed record SystemUnderTest(IReadOnlyList<SettingsGroup> Groups)
     {
         try
         {
-            await using var connection = new MySqlConnection(options.Database);
-            var facts = await connection.QuerySingleAsync<(string Version, long BufferPool, long FlushAtCommit)>(
-                "SELECT VERSION(), @@innodb_buffer_pool_size, @@innodb_flush_log_at_trx_commit");
-            // The ledger's sum is exact and reads one row per transaction, not one per purchase.
-            var history = await connection.ExecuteScalarAsync<long>("SELECT COALESCE(SUM(purchases), 0) FROM sales_ledger", commandTimeout: 120);
+            var stored = new StoredSales(options.Database);
+            var facts = await stored.ServerAsync();
+            var history = await stored.PurchasesStoredAfterAsync(seq: 0);
             return new SettingsGroup("MariaDB",
             [
                 new("version", facts.Version),
-                new("innodb_buffer_pool_size", string.Create(CultureInfo.InvariantCulture, $"{facts.BufferPool / (1024 * 1024):N0} MiB")),
-                new("innodb_flush_log_at_trx_commit", facts.FlushAtCommit.ToString(CultureInfo.InvariantCulture)),
+                new("innodb_buffer_pool_size", string.Create(CultureInfo.InvariantCulture, $"{facts.BufferPoolBytes / (1024 * 1024):N0} MiB")),
+                new("innodb_flush_log_at_trx_commit", facts.FlushLogAtCommit.ToString(CultureInfo.InvariantCulture)),
                 new("purchases stored before the run", history.ToString("N0", CultureInfo.InvariantCulture)),
             ]);
         }

@@ -1,11 +1,10 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
-using Dapper;
-using MySqlConnector;
 using Supermarket.LoadTest.Live;
 using Supermarket.LoadTest.Reporting;
 using Supermarket.LoadTest.Scenario;
+using Supermarket.Database;
 
 namespace Supermarket.LoadTest.Verification;
 
@@ -17,25 +16,19 @@ namespace Supermarket.LoadTest.Verification;
 /// </summary>
 public sealed class DayVerifier(LoadOptions options, HttpClient api)
 {
-    private readonly DateTime _date = DateTime.ParseExact(options.Date, "yyyyMMdd", CultureInfo.InvariantCulture);
+    private readonly DateOnly _date = DateOnly.ParseExact(options.Date, "yyyyMMdd", CultureInfo.InvariantCulture);
+    private readonly StoredSales _stored = new(options.Database);
 
     /// <summary>Purchases stored for this run's stores and date.</summary>
-    public async Task<long> CountStoredAsync()
-    {
-        await using var connection = new MySqlConnection(options.Database);
-        return await connection.ExecuteScalarAsync<long>(
-            "SELECT COUNT(*) FROM purchases WHERE store_id BETWEEN 1 AND @stores AND purchase_date = @date",
-            new { stores = options.Stores, date = _date });
-    }
+    public Task<long> CountStoredAsync() => _stored.CountPurchasesAsync(options.Stores, _date);
 
     /// <summary>The stores, of those given, that have no purchases at all yet: their totals will be exactly this run's.</summary>
     public async Task<HashSet<int>> UntouchedStoresAsync(IEnumerable<int> stores)
     {
-        await using var connection = new MySqlConnection(options.Database);
         var untouched = new HashSet<int>();
         foreach (var store in stores)
         {
-            if (await connection.ExecuteScalarAsync<long>("SELECT COUNT(*) FROM purchases WHERE store_id = @store", new { store }) == 0)
+            if (!await _stored.HasPurchasesAsync(store))
             {
                 untouched.Add(store);
             }
@@ -45,21 +38,10 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
     }
 
     /// <summary>The ids of the purchases stored for this run's stores and date.</summary>
-    public async Task<HashSet<Guid>> StoredIdsAsync()
-    {
-        await using var connection = new MySqlConnection(options.Database);
-        var keys = await connection.QueryAsync<byte[]>(
-            "SELECT id FROM purchases WHERE store_id BETWEEN 1 AND @stores AND purchase_date = @date",
-            new { stores = options.Stores, date = _date });
-        return [.. keys.Select(key => new Guid(key, bigEndian: true))];
-    }
+    public Task<HashSet<Guid>> StoredIdsAsync() => _stored.PurchaseIdsAsync(options.Stores, _date);
 
     /// <summary>The last sales ledger entry so far: the run's purchases are stored in the entries after it.</summary>
-    public async Task<long> LedgerSeqAsync()
-    {
-        await using var connection = new MySqlConnection(options.Database);
-        return await connection.ExecuteScalarAsync<long>("SELECT COALESCE(MAX(seq), 0) FROM sales_ledger");
-    }
+    public Task<long> LedgerSeqAsync() => _stored.LastLedgerSeqAsync();
 
     /// <summary>What the id checks of a retrying run found, for the chaos run's table.</summary>
     public (long Acknowledged, long Stored, long Missing, long Unexpected) IdFigures { get; private set; }
@@ -169,12 +151,7 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
         return ok;
     }
 
-    private async Task<long> NewlyStoredAsync(long ledgerBefore)
-    {
-        await using var connection = new MySqlConnection(options.Database);
-        return await connection.ExecuteScalarAsync<long>(
-            "SELECT COALESCE(SUM(purchases), 0) FROM sales_ledger WHERE seq > @ledgerBefore", new { ledgerBefore });
-    }
+    private Task<long> NewlyStoredAsync(long ledgerBefore) => _stored.PurchasesStoredAfterAsync(ledgerBefore);
 
     private async Task<long> CountedThroughAsync() => await SalesCountedThrough.ReadAsync(api) ?? -1;
 
@@ -203,46 +180,15 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
         }
     }
 
-    /// <summary>Each purchase joined to its lines, which are stored in its row (the writer's migration 0002).</summary>
-    private const string PurchaseLines =
-        "purchases p, JSON_TABLE(p.items, '$[*]' COLUMNS (item_id INT PATH '$[0]', quantity INT PATH '$[1]')) AS l";
+    /// <summary>MySQL's own top 10 of the store, ranked as the matrix ranks.</summary>
+    private Task<IReadOnlyList<(int, long)>> TopItemsInMySqlAsync(int store) => _stored.TopItemsAtStoreAsync(store, 10);
 
-    private Task<IReadOnlyList<(int, long)>> TopItemsInMySqlAsync(int store) => RankInMySqlAsync(
-        $"""
-        SELECT l.item_id, CAST(SUM(l.quantity) AS SIGNED) AS units
-        FROM {PurchaseLines}
-        WHERE p.store_id = @id
-        GROUP BY l.item_id ORDER BY units DESC, l.item_id LIMIT 10
-        """, store);
-
-    /// <summary>The top 5 stores of each item, ranked as the matrix ranks: most units, then the lower id. Nothing
-    /// indexes the lines by item (nothing else needs it), so this reads every purchase; hence one pass for all the
-    /// items, whose cost grows with the history, not with the number of items checked.</summary>
+    /// <summary>The top 5 stores of each item, ranked as the matrix ranks: most units, then the lower id.</summary>
     private async Task<IReadOnlyList<(int Item, IReadOnlyList<(int, long)> Stores)>> TopStoresInMySqlAsync(IReadOnlyCollection<int> items)
     {
-        if (items.Count == 0)
-        {
-            return [];
-        }
-
-        await using var connection = new MySqlConnection(options.Database);
-        var sales = await connection.QueryAsync<(int Item, int Store, long Units)>(
-            $"""
-            SELECT l.item_id, p.store_id, CAST(SUM(l.quantity) AS SIGNED) AS units
-            FROM {PurchaseLines}
-            WHERE l.item_id IN @items
-            GROUP BY l.item_id, p.store_id
-            """, new { items }, commandTimeout: 600);
-        var byItem = sales.ToLookup(sale => sale.Item);
+        var byItem = (await _stored.SalesOfItemsAsync(items)).ToLookup(sale => sale.Item);
         return [.. items.Select(item => (item, (IReadOnlyList<(int, long)>)[.. byItem[item]
             .OrderByDescending(sale => sale.Units).ThenBy(sale => sale.Store).Take(5).Select(sale => (sale.Store, sale.Units))]))];
-    }
-
-    /// <summary>MySQL's own ranking, ordered as the matrix ranks: most units, then the lower id.</summary>
-    private async Task<IReadOnlyList<(int, long)>> RankInMySqlAsync(string sql, int id)
-    {
-        await using var connection = new MySqlConnection(options.Database);
-        return [.. await connection.QueryAsync<(int, long)>(sql, new { id }, commandTimeout: 300)];
     }
 
     private async Task<IReadOnlyList<(int, long)>> GetRankingAsync(string path)

@@ -3,6 +3,7 @@ extern alias Writer;
 using Dapper;
 using MySqlConnector;
 using Supermarket.Contracts.Ledger;
+using Supermarket.Database;
 using Writer::Supermarket.PurchasesWriter.Storage;
 
 namespace Supermarket.IntegrationTests.Infrastructure;

@@ -1,8 +1,6 @@
-extern alias Writer;
-
 using Dapper;
 using MySqlConnector;
-using Writer::Supermarket.PurchasesWriter.Storage;
+using Supermarket.Database;
 
 namespace Supermarket.IntegrationTests.Infrastructure;
 

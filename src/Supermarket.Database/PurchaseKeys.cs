@@ -1,4 +1,4 @@
-namespace Supermarket.PurchasesWriter.Storage;
+namespace Supermarket.Database;
 
 /// <summary>How a purchase id is stored: the GUID's big-endian (RFC 9562) bytes, which for a UUIDv7 sort by time.
 /// .NET's default <see cref="Guid.ToByteArray()"/> is little-endian in its first fields and would not.</summary>

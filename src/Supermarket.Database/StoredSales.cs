@@ -1,0 +1,106 @@
+using Dapper;
+using MySqlConnector;
+
+namespace Supermarket.Database;
+
+/// <summary>
+/// What the Purchases writer stored, read back for those who check it (the load test's verification, its live view and
+/// its report): the one reader outside the writer's own statements that knows its tables (shaped by the writer's
+/// migrations), so a migration that changes them has one more place to change, found by the integration suite's
+/// load test runs, not by ad hoc SQL scattered through the load test. Read-only; any account that may SELECT them.
+/// </summary>
+public sealed class StoredSales(string connectionString)
+{
+    /// <summary>Each purchase joined to its lines, which are stored in its row (migration 0002).</summary>
+    private const string PurchaseLines =
+        "purchases p, JSON_TABLE(p.items, '$[*]' COLUMNS (item_id INT PATH '$[0]', quantity INT PATH '$[1]')) AS l";
+
+    /// <summary>Purchases stored for stores 1..<paramref name="stores"/> dated <paramref name="date"/>.</summary>
+    public async Task<long> CountPurchasesAsync(int stores, DateOnly date)
+    {
+        await using var connection = new MySqlConnection(connectionString);
+        return await connection.ExecuteScalarAsync<long>(
+            "SELECT COUNT(*) FROM purchases WHERE store_id BETWEEN 1 AND @stores AND purchase_date = @date",
+            new { stores, date = date.ToDateTime(TimeOnly.MinValue) });
+    }
+
+    /// <summary>The ids of the purchases stored for stores 1..<paramref name="stores"/> dated <paramref name="date"/>.</summary>
+    public async Task<HashSet<Guid>> PurchaseIdsAsync(int stores, DateOnly date)
+    {
+        await using var connection = new MySqlConnection(connectionString);
+        var keys = await connection.QueryAsync<byte[]>(
+            "SELECT id FROM purchases WHERE store_id BETWEEN 1 AND @stores AND purchase_date = @date",
+            new { stores, date = date.ToDateTime(TimeOnly.MinValue) });
+        return [.. keys.Select(PurchaseKeys.FromKey)];
+    }
+
+    /// <summary>Whether the store has any purchase stored, of any date.</summary>
+    public async Task<bool> HasPurchasesAsync(int store)
+    {
+        await using var connection = new MySqlConnection(connectionString);
+        return await connection.ExecuteScalarAsync<long>("SELECT EXISTS (SELECT 1 FROM purchases WHERE store_id = @store)", new { store }) == 1;
+    }
+
+    /// <summary>The last sales ledger entry so far (0: none): purchases stored from now on are in the entries after it.</summary>
+    public async Task<long> LastLedgerSeqAsync()
+    {
+        await using var connection = new MySqlConnection(connectionString);
+        return await connection.ExecuteScalarAsync<long>("SELECT COALESCE(MAX(seq), 0) FROM sales_ledger");
+    }
+
+    /// <summary>The ledger entries after <paramref name="seq"/>, in order, each with the purchases it newly stored.</summary>
+    public async Task<IReadOnlyList<(long Seq, long Purchases)>> LedgerEntriesAfterAsync(long seq)
+    {
+        await using var connection = new MySqlConnection(connectionString);
+        return [.. await connection.QueryAsync<(long, long)>("SELECT seq, purchases FROM sales_ledger WHERE seq > @seq ORDER BY seq", new { seq })];
+    }
+
+    /// <summary>Purchases stored in the ledger entries after <paramref name="seq"/> (0: all of them): exact, and one
+    /// row read per transaction, not one per purchase.</summary>
+    public async Task<long> PurchasesStoredAfterAsync(long seq)
+    {
+        await using var connection = new MySqlConnection(connectionString);
+        return await connection.ExecuteScalarAsync<long>(
+            "SELECT COALESCE(SUM(purchases), 0) FROM sales_ledger WHERE seq > @seq", new { seq }, commandTimeout: 300);
+    }
+
+    /// <summary>A store's best-selling items by units, ranked as the matrix ranks: most units, then the lower id.</summary>
+    public async Task<IReadOnlyList<(int Item, long Units)>> TopItemsAtStoreAsync(int store, int count)
+    {
+        await using var connection = new MySqlConnection(connectionString);
+        return [.. await connection.QueryAsync<(int, long)>(
+            $"""
+            SELECT l.item_id, CAST(SUM(l.quantity) AS SIGNED) AS units
+            FROM {PurchaseLines}
+            WHERE p.store_id = @store
+            GROUP BY l.item_id ORDER BY units DESC, l.item_id LIMIT @count
+            """, new { store, count }, commandTimeout: 300)];
+    }
+
+    /// <summary>The units of each of the items sold at each store. Nothing indexes the lines by item (nothing else
+    /// needs it), so this reads every purchase: one pass for all the items asked, whose cost grows with the history,
+    /// not with the number of items.</summary>
+    public async Task<IReadOnlyList<(int Item, int Store, long Units)>> SalesOfItemsAsync(IReadOnlyCollection<int> items)
+    {
+        if (items.Count == 0)
+        {
+            return [];
+        }
+
+        await using var connection = new MySqlConnection(connectionString);
+        return [.. await connection.QueryAsync<(int, int, long)>(
+            $"""
+            SELECT l.item_id, p.store_id, CAST(SUM(l.quantity) AS SIGNED) AS units
+            FROM {PurchaseLines}
+            WHERE l.item_id IN @items
+            GROUP BY l.item_id, p.store_id
+            """, new { items }, commandTimeout: 600)];
+    }
+
+    /// <summary>The database server's version and the two settings that shape the writer's speed.</summary>
+    public async Task<(string Version, long BufferPoolBytes, long FlushLogAtCommit)> ServerAsync()
+    {
+        await using var connection = new MySqlConnection(connectionString);
+        return await connection.QuerySingleAsync<(string, long, long)>("SELECT VERSION(), @@innodb_buffer_pool_size, @@innodb_flush_log_at_trx_commit");
+    }
+}
