@@ -2,7 +2,7 @@
 # Each runs in the background with its log in .local/logs/<name>.log and its PID in .local/pids/<name>.pid;
 # the names are Api (or Api-1..Api-N behind nginx), SalesAggregator, PurchasesWriter (and PurchasesWriter-2..-M).
 # Each serves /health/live, /health/ready, /metrics and /about on a port of its own (app_url): for an API its
-# management port (9080, or 9080+N for Api-N), never the public one nginx serves.
+# management port (its appsettings.json's Management:Url, the next ones for Api-N), never the public one nginx serves.
 # shellcheck shell=bash
 
 ROOT=${ROOT:?}
@@ -10,7 +10,16 @@ STATE=${SUPERMARKET_STATE_DIR:-$ROOT/.local}
 LOGS=$STATE/logs
 PIDS=$STATE/pids
 CONFIGURATION=${CONFIGURATION:-Release}
-API_PORT=${API_PORT:-8080}
+log() { printf '[run] %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+# The ports each project's appsettings.json gives it (its Urls, or the API's Management:Url): written there once, read
+# with jq (installed here on a fresh machine, before anything else needs it).
+command -v jq >/dev/null || "$ROOT/scripts/services.sh" install jq
+configured_port() { # project key
+  jq -er --arg key "$2" 'getpath($key | split(".")) | capture(":(?<port>[0-9]+)/?$").port' "$ROOT/src/Supermarket.$1/appsettings.json" \
+    || die "src/Supermarket.$1/appsettings.json gives no port in $2"
+}
+API_PORT=${API_PORT:-$(configured_port Api Urls)}
 API_URL=${API_URL:-http://127.0.0.1:$API_PORT}
 # Idle .NET thread-pool workers spin before they sleep; on two cores shared by five busy processes that spinning
 # takes CPU from the others (measured: docs/performance.md). Overridable like any setting.
@@ -53,8 +62,6 @@ use_accounts() { # project
   fi
 }
 
-log() { printf '[run] %s\n' "$*" >&2; }
-die() { log "error: $*"; exit 1; }
 
 # PID 1 here does not reap orphans, so `kill -0` is true for a zombie: look at the state too.
 alive() {
@@ -98,15 +105,15 @@ api_names() {
 api_port() { [ "$1" = Api ] && echo "$API_PORT" || echo $((API_PORT + ${1#Api-})); }
 writer_names() { echo PurchasesWriter; for ((i = 2; i <= WRITERS; i++)); do echo "PurchasesWriter-$i"; done; }
 project_of() { echo "${1%%-*}"; } # PurchasesWriter-2 -> PurchasesWriter
-# The management ports: appsettings.json gives the API 9080, the aggregator 9101 and the first writer 9111; the other
-# replicas the next ones.
+# The management ports: the configured ones for the API, the aggregator and the first writer; the other replicas the
+# next ones.
 app_port() { # name
   case $1 in
-    Api) echo 9080 ;;
-    Api-*) echo $((9080 + ${1#Api-})) ;;
-    SalesAggregator) echo 9101 ;;
-    PurchasesWriter) echo 9111 ;;
-    PurchasesWriter-*) echo $((9110 + ${1#PurchasesWriter-})) ;;
+    Api) configured_port Api Management.Url ;;
+    Api-*) echo $(($(configured_port Api Management.Url) + ${1#Api-})) ;;
+    SalesAggregator) configured_port SalesAggregator Urls ;;
+    PurchasesWriter) configured_port PurchasesWriter Urls ;;
+    PurchasesWriter-*) echo $(($(configured_port PurchasesWriter Urls) + ${1#PurchasesWriter-} - 1)) ;;
   esac
 }
 app_url() { echo "http://127.0.0.1:$(app_port "$1")"; }
