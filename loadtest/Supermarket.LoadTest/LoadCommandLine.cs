@@ -193,7 +193,7 @@ public sealed class LoadCommandLine
         Validators = { result => { if (result.GetValueOrDefault<double>() <= 0) { result.AddError($"{name} must be positive."); } } },
     };
 
-    private static Option<int> AtLeast(string name, string description, int defaultValue, int min) => new(name)
+    internal static Option<int> AtLeast(string name, string description, int defaultValue, int min) => new(name)
     {
         Description = description,
         DefaultValueFactory = _ => defaultValue,

@@ -34,11 +34,20 @@ public sealed class StoredSales(string connectionString)
         return [.. keys.Select(PurchaseKeys.FromKey)];
     }
 
-    /// <summary>Whether the store has any purchase stored, of any date.</summary>
-    public async Task<bool> HasPurchasesAsync(int store)
+    /// <summary>The stores, of those given, that have no purchase stored yet, of any date.</summary>
+    public async Task<HashSet<int>> StoresWithoutPurchasesAsync(IEnumerable<int> stores)
     {
         await using var connection = new MySqlConnection(connectionString);
-        return await connection.ExecuteScalarAsync<long>("SELECT EXISTS (SELECT 1 FROM purchases WHERE store_id = @store)", new { store }) == 1;
+        var without = new HashSet<int>();
+        foreach (var store in stores)
+        {
+            if (await connection.ExecuteScalarAsync<long>("SELECT EXISTS (SELECT 1 FROM purchases WHERE store_id = @store)", new { store }) == 0)
+            {
+                without.Add(store);
+            }
+        }
+
+        return without;
     }
 
     /// <summary>The last sales ledger entry so far (0: none): purchases stored from now on are in the entries after it.</summary>

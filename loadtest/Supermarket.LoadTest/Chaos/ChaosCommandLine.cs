@@ -87,10 +87,6 @@ public sealed class ChaosCommandLine
         return exitCode;
     }
 
-    private static Option<int> Positive(string name, string description, int defaultValue) => new(name)
-    {
-        Description = description,
-        DefaultValueFactory = _ => defaultValue,
-        Validators = { result => { if (result.GetValueOrDefault<int>() < 1) { result.AddError($"{name} takes a positive integer."); } } },
-    };
+    private static Option<int> Positive(string name, string description, int defaultValue) =>
+        LoadCommandLine.AtLeast(name, description, defaultValue, min: 1);
 }

@@ -23,19 +23,7 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
     public Task<long> CountStoredAsync() => _stored.CountPurchasesAsync(options.Stores, _date);
 
     /// <summary>The stores, of those given, that have no purchases at all yet: their totals will be exactly this run's.</summary>
-    public async Task<HashSet<int>> UntouchedStoresAsync(IEnumerable<int> stores)
-    {
-        var untouched = new HashSet<int>();
-        foreach (var store in stores)
-        {
-            if (!await _stored.HasPurchasesAsync(store))
-            {
-                untouched.Add(store);
-            }
-        }
-
-        return untouched;
-    }
+    public Task<HashSet<int>> UntouchedStoresAsync(IEnumerable<int> stores) => _stored.StoresWithoutPurchasesAsync(stores);
 
     /// <summary>The ids of the purchases stored for this run's stores and date.</summary>
     public Task<HashSet<Guid>> StoredIdsAsync() => _stored.PurchaseIdsAsync(options.Stores, _date);
