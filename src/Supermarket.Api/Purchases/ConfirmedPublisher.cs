@@ -18,7 +18,7 @@ public sealed class ConfirmedPublisher(IBus bus, IOptions<BrokerOptions> broker,
     private readonly bool _persistent = broker.Value.PersistentDelivery;
 
     /// <summary>True once the broker confirmed the message <paramref name="within"/> the time given (what is left of
-    /// its requests' deadline).</summary>
+    /// latest of its requests' deadlines).</summary>
     public async Task<bool> PublishAsync(PurchaseBatchRecorded message, TimeSpan within, CancellationToken aborted)
     {
         var purchases = message.Purchases;

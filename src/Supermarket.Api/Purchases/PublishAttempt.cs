@@ -14,7 +14,7 @@ public sealed class PublishAttempt : IDisposable
         _wait.CancelAfter(timeout);
     }
 
-    /// <summary>Cancelled when the time given passes (what is left of its requests' deadline), the caller gives up, or
+    /// <summary>Cancelled when the time given passes (until the last of its requests stops waiting), the caller gives up, or
     /// the broker refuses.</summary>
     public CancellationToken Token => _wait.Token;
 

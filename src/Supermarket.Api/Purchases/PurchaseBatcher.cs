@@ -29,10 +29,11 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
     /// <remarks>A purchase is published only while its request still waits: one whose deadline passes (or whose
     /// client goes) before a batch took it is withdrawn and never published, so that 503 never hides a purchase that
     /// is recorded later, and a client without an Idempotency-Key can retry without recording it twice. A batch's
-    /// publish is bounded by the earliest deadline among its purchases, so its outcome is due by each of them; the
-    /// request does not wait past its deadline even when the publish overruns that bound (MassTransit does not give up
-    /// a publish on a blocked connection when told), and answers 503 as for any publish whose confirm did not come in
-    /// time.</remarks>
+    /// publish is bounded by the latest deadline among its purchases: a request whose deadline is near never cuts short
+    /// the publish of the others in its group, which would answer them 503 with time left (and, had the frame left,
+    /// store them anyway). Each request waits for its own deadline only, also when the publish overruns it (MassTransit
+    /// does not give up a publish on a blocked connection when told), and then answers 503 as for any publish whose
+    /// confirm did not come in time.</remarks>
     public async Task<bool> SubmitAsync(PurchaseRecorded purchase, RequestDeadline deadline)
     {
         var pending = new Pending(purchase, deadline.At);
@@ -126,7 +127,7 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
         using var span = IngestTracing.StartBatch(batch.Select(p => p.Caller));
         try
         {
-            var within = RequestDeadline.Until(batch.Min(pending => pending.Deadline));
+            var within = RequestDeadline.Until(batch.Max(pending => pending.Deadline));
             var confirmed = await publisher.PublishAsync(new PurchaseBatchRecorded([.. batch.Select(p => p.Purchase)]), within, CancellationToken.None);
             foreach (var pending in batch)
             {

@@ -8,6 +8,7 @@ using MySqlConnector;
 using Supermarket.Contracts.Ledger;
 using Supermarket.Contracts.Purchases;
 using Supermarket.Database;
+using Supermarket.PurchasesWriter.Recording;
 
 namespace Supermarket.PurchasesWriter.Storage;
 
@@ -22,9 +23,11 @@ namespace Supermarket.PurchasesWriter.Storage;
 /// Exactly once: a purchase already stored (a redelivery, a writer's retry, a till's keyed retry an hour later) is
 /// not stored again, and — what keeps the sales answers exact — its lines are not put in the ledger again. The plain
 /// INSERT fails on a stored id; the transaction is then rolled back, the stored ids are looked up, and the rest is
-/// stored. Duplicates are rare, so the common path stays one round trip.
+/// stored. Duplicates are rare, so the common path stays one round trip. A duplicate that no stored purchase explains is
+/// the ledger's head behind the ledger (<see cref="SalesLedgerAppend"/>): the head is repaired and the batch stored,
+/// and a head that cannot be repaired fails the write as the database away, never as the purchases' fault.
 /// </remarks>
-public sealed class PurchaseStore(IOptions<DatabaseOptions> options) : IPurchaseStore
+public sealed class PurchaseStore(IOptions<DatabaseOptions> options, WriterMetrics metrics, ILogger<PurchaseStore> logger) : IPurchaseStore
 {
     private const int DuplicateKey = 1062;
     private const int MaxDuplicateRounds = 5;
@@ -70,17 +73,42 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options) : IPurchase
                 // The transaction began in the command text, so nothing else ends it: a pooled connection returned
                 // with it open would commit its first statements with the next BEGIN.
                 await RollBackAsync(connection);
-                if (exception is not MySqlException { Number: DuplicateKey } || round == MaxDuplicateRounds)
+                if (exception is not MySqlException { Number: DuplicateKey })
                 {
                     throw;
+                }
+
+                if (round == MaxDuplicateRounds)
+                {
+                    throw new SalesLedgerInconsistent($"A batch of {pending.Count} purchases met a duplicate key {round} times though the ledger's head was repaired and the stored purchases left out each time", exception);
                 }
             }
 
             var stored = await StoredIdsAsync(connection, pending, cancellationToken);
+            if (stored.Count == 0)
+            {
+                await RepairLedgerHeadAsync(connection, cancellationToken);
+            }
+
             pending.RemoveAll(purchase => stored.Contains(purchase.PurchaseId));
         }
 
         return 0;
+    }
+
+    /// <summary>No purchase of the batch is stored, so the duplicate was a seq: the head fell behind the ledger.</summary>
+    private async Task RepairLedgerHeadAsync(MySqlConnection connection, CancellationToken cancellationToken)
+    {
+        var (before, after) = await SalesLedgerAppend.RepairHeadAsync(connection, cancellationToken);
+        if (before == after)
+        {
+            throw new SalesLedgerInconsistent(
+                $"A duplicate key that no stored purchase explains, while the ledger's head ({before}) is not behind the ledger");
+        }
+
+        metrics.LedgerHeadRepaired();
+        logger.LogWarning("The sales ledger's head was {Before} while the ledger holds entries up to {After} (a partial restore, a hand edit or an older writer); it now says {After} and the batch is stored again",
+            before < 0 ? "missing" : before, after, after);
     }
 
     private static async Task RollBackAsync(MySqlConnection connection)

@@ -12,23 +12,28 @@ namespace Supermarket.SalesAggregator.Ledger;
 /// A checkpoint names the ledger it came from (<c>ledger_identity</c>), the last entry it counted (seq and stored_at)
 /// and the matrix's size: one taken from another database or catalog is not used, and one ahead of a database
 /// restored from a backup (which brings its <c>ledger_identity</c> back) is refused by the feed's check of that entry.
-/// It is written to a temporary file, flushed to disk and renamed over the previous one, so a crash at any point
-/// leaves one whole checkpoint; a damaged one costs a rebuild, never a wrong count.
+/// A checksum covers the header and every counter, so a file damaged in any way is discarded rather than loaded; a
+/// discarded checkpoint costs a rebuild from the ledger, never a wrong count and never a failed start. Each save writes
+/// a temporary file of its own, flushes it to disk and renames it over the previous checkpoint: a crash at any point
+/// leaves one whole checkpoint, and two aggregators sharing the folder (a rolling restart on a file share) each
+/// replace it whole.
 /// </remarks>
 public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, ILogger<SalesCheckpoint> logger)
 {
     private const int Magic = 0x4B43_4D53; // "SMCK"
     // 2: the position (seq and stored_at of the last entry counted) instead of the highest seq and its gaps.
     // 3: the counters item-major (SalesMatrix), where version 2 tiled them.
-    private const int Version = 3;
+    // 4: the file's length and a checksum of the header and the counters.
+    private const int Version = 4;
+    private const int HeaderLength = 4 + 4 + 16 + 4 + 4 + 8 + 8 + 8;
 
     private readonly string _path = Path.Combine(options.Value.CheckpointDirectory, "sales-matrix.checkpoint");
 
     public string FilePath => _path;
 
     /// <summary>Fills <paramref name="matrix"/> from the checkpoint of <paramref name="ledgerId"/> and returns how far
-    /// through the ledger it had counted; null (matrix untouched) when there is no usable checkpoint.</summary>
-    /// <exception cref="InvalidDataException">The file is damaged: a rebuild from the whole ledger is the way on.</exception>
+    /// through the ledger it had counted; null, with the matrix empty, when there is no whole checkpoint of this ledger
+    /// and catalog. Never throws for what the file holds.</summary>
     public LedgerPosition? TryLoad(Guid ledgerId, SalesMatrix matrix)
     {
         if (!File.Exists(_path))
@@ -36,8 +41,29 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, ILogger
             return null;
         }
 
+        try
+        {
+            if (Load(ledgerId, matrix) is { } position)
+            {
+                return position;
+            }
+        }
+        catch (Exception exception) when (exception is not OutOfMemoryException)
+        {
+            // Any damage, whatever the decompressor or the reader makes of it, costs a rebuild, not a start.
+            logger.LogWarning(exception, "The checkpoint {Path} could not be read; rebuilding from the whole ledger", _path);
+        }
+
+        matrix.Clear();
+        return null;
+    }
+
+    private LedgerPosition? Load(Guid ledgerId, SalesMatrix matrix)
+    {
         using var file = new BufferedStream(File.OpenRead(_path), 1 << 20);
-        using var reader = new BinaryReader(file);
+        var header = new byte[HeaderLength];
+        file.ReadExactly(header);
+        using var reader = new BinaryReader(new MemoryStream(header));
         if (reader.ReadInt32() != Magic || reader.ReadInt32() != Version)
         {
             logger.LogWarning("{Path} is not a checkpoint this version reads; rebuilding from the whole ledger", _path);
@@ -53,13 +79,27 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, ILogger
             return null;
         }
 
-        var (seq, storedAt) = (reader.ReadInt64(), reader.ReadInt64());
-        if (seq < 0 || storedAt < 0 || storedAt > DateTime.MaxValue.Ticks)
+        var (seq, storedAt, length) = (reader.ReadInt64(), reader.ReadInt64(), reader.ReadInt64());
+        if (length != file.Length)
         {
-            throw new InvalidDataException($"{_path} says it counted through seq {seq}, stored at {storedAt} ticks");
+            logger.LogWarning("{Path} holds {Found} bytes where it was saved with {Saved}; rebuilding from the whole ledger", _path, file.Length, length);
+            return null;
         }
 
+        var checksum = ReadChecksum(file);
         matrix.Load(file);
+        if (file.ReadByte() != -1 || checksum != Checksum(header, matrix))
+        {
+            logger.LogWarning("{Path} does not match its checksum: it was damaged; rebuilding from the whole ledger", _path);
+            return null;
+        }
+
+        if (seq < 0 || storedAt < 0 || storedAt > DateTime.MaxValue.Ticks)
+        {
+            logger.LogWarning("{Path} says it counted through seq {Seq}, stored at {StoredAt} ticks; rebuilding from the whole ledger", _path, seq, storedAt);
+            return null;
+        }
+
         return new LedgerPosition(seq, new DateTime(storedAt));
     }
 
@@ -67,27 +107,57 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, ILogger
     public void Save(Guid ledgerId, SalesMatrix matrix, LedgerPosition position)
     {
         Directory.CreateDirectory(Path.GetDirectoryName(_path)!);
-        var temporary = _path + ".tmp";
-        using (var stored = File.Create(temporary))
-        using (var file = new BufferedStream(stored, 1 << 20))
+
+        // Unique, so another aggregator saving into the same folder never writes into this file or moves it away.
+        var temporary = $"{_path}.{Environment.ProcessId}.{Guid.NewGuid():N}.tmp";
+        try
         {
-            using (var writer = new BinaryWriter(file, System.Text.Encoding.UTF8, leaveOpen: true))
+            using (var stored = File.Create(temporary))
+            using (var file = new BufferedStream(stored, 1 << 20))
             {
-                writer.Write(Magic);
-                writer.Write(Version);
-                writer.Write(ledgerId.ToByteArray());
-                writer.Write(matrix.MaxItemId);
-                writer.Write(matrix.MaxStores);
-                writer.Write(position.Seq);
-                writer.Write(position.StoredAt.Ticks);
+                // The counters first, behind room for the header, which then records the file's length.
+                file.Position = HeaderLength + sizeof(ulong);
+                matrix.Save(file);
+                file.Flush();
+                var header = Header(ledgerId, matrix, position, length: stored.Length);
+                file.Position = 0;
+                file.Write(header);
+                file.Write(BitConverter.GetBytes(Checksum(header, matrix)));
+                file.Flush();
+                // On disk before the rename replaces the previous checkpoint: a crash after it must find the new one whole.
+                stored.Flush(flushToDisk: true);
             }
 
-            matrix.Save(file);
-            file.Flush();
-            // On disk before the rename replaces the previous checkpoint: a crash after it must find the new one whole.
-            stored.Flush(flushToDisk: true);
+            File.Move(temporary, _path, overwrite: true);
         }
-
-        File.Move(temporary, _path, overwrite: true);
+        finally
+        {
+            File.Delete(temporary);
+        }
     }
+
+    private static byte[] Header(Guid ledgerId, SalesMatrix matrix, LedgerPosition position, long length)
+    {
+        var header = new byte[HeaderLength];
+        using var writer = new BinaryWriter(new MemoryStream(header));
+        writer.Write(Magic);
+        writer.Write(Version);
+        writer.Write(ledgerId.ToByteArray());
+        writer.Write(matrix.MaxItemId);
+        writer.Write(matrix.MaxStores);
+        writer.Write(position.Seq);
+        writer.Write(position.StoredAt.Ticks);
+        writer.Write(length);
+        return header;
+    }
+
+    private static ulong ReadChecksum(Stream file)
+    {
+        Span<byte> checksum = stackalloc byte[8];
+        file.ReadExactly(checksum);
+        return BitConverter.ToUInt64(checksum);
+    }
+
+    private static ulong Checksum(byte[] header, SalesMatrix matrix) =>
+        System.IO.Hashing.XxHash3.HashToUInt64(header, unchecked((long)matrix.Checksum()));
 }

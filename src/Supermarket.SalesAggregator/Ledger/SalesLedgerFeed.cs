@@ -28,18 +28,20 @@ public sealed class SalesLedgerFeed(
     private readonly List<SaleLine> _lines = new(1024);
     private LedgerPosition _position = LedgerPosition.Start;
     private LedgerPosition? _checkpointed;
-    private Guid _ledgerId;
+    private LedgerIdentity _identity;
+    private long _started;
+    private long _entriesRead;
     private long _lastCheckpoint;
     private bool _fromCheckpoint;
+    private bool _reportedMissing;
     private SalesMatrix? _copy;
     /// <summary>The save in progress, or the last; its result is the position it saved, null if it failed.</summary>
     private Task<LedgerPosition?> _saving = Task.FromResult<LedgerPosition?>(null);
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
-        var started = Stopwatch.GetTimestamp();
+        _started = Stopwatch.GetTimestamp();
         await StartFromCheckpointAsync(stoppingToken);
-        long entries = 0;
         while (!stoppingToken.IsCancellationRequested)
         {
             bool caughtUp;
@@ -51,9 +53,9 @@ public sealed class SalesLedgerFeed(
                 }
 
                 var read = await ledger.ReadAfterAsync(_position.Seq, stoppingToken);
-                Apply(read);
-                entries += read.Count;
-                caughtUp = read.Count < _options.LedgerPageSize;
+                var applied = Apply(read);
+                _entriesRead += applied;
+                caughtUp = applied < read.Count || read.Count < _options.LedgerPageSize;
             }
             catch (Exception exception) when (!stoppingToken.IsCancellationRequested)
             {
@@ -66,12 +68,12 @@ public sealed class SalesLedgerFeed(
             readiness.CountedUpTo(_position.Seq);
             if (caughtUp && !readiness.Ready.IsCompleted)
             {
-                readiness.Complete(_fromCheckpoint, entries);
+                readiness.Complete(_fromCheckpoint, _entriesRead);
                 logger.LogInformation("The sales matrix is ready: {Entries} ledger entries applied after the checkpoint in {Elapsed} ms",
-                    entries, (long)Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+                    _entriesRead, (long)Stopwatch.GetElapsedTime(_started).TotalMilliseconds);
             }
 
-            if (caughtUp && Stopwatch.GetElapsedTime(_lastCheckpoint) >= _options.CheckpointInterval)
+            if (caughtUp && readiness.WaitingFor is null && Stopwatch.GetElapsedTime(_lastCheckpoint) >= _options.CheckpointInterval)
             {
                 StartCheckpoint();
             }
@@ -100,7 +102,7 @@ public sealed class SalesLedgerFeed(
         {
             try
             {
-                _ledgerId = await ledger.LedgerIdAsync(stoppingToken);
+                _identity = await ledger.IdentityAsync(stoppingToken);
                 break;
             }
             catch (Exception exception) when (!stoppingToken.IsCancellationRequested)
@@ -111,30 +113,42 @@ public sealed class SalesLedgerFeed(
         }
 
         var watch = Stopwatch.StartNew();
-        try
+        if (checkpoint.TryLoad(_identity.Id, matrix) is { } position)
         {
-            if (checkpoint.TryLoad(_ledgerId, matrix) is { } position)
-            {
-                (_position, _checkpointed, _fromCheckpoint) = (position, position, true);
-                logger.LogInformation("Loaded the checkpoint {Path} (ledger entries up to {Seq}) in {Elapsed} ms", checkpoint.FilePath, position.Seq, watch.ElapsedMilliseconds);
-            }
-        }
-        catch (Exception exception) when (exception is IOException or EndOfStreamException or InvalidDataException)
-        {
-            // A damaged checkpoint costs time, never a wrong count: start over from the whole ledger.
-            logger.LogWarning(exception, "The checkpoint {Path} could not be read; rebuilding from the whole ledger", checkpoint.FilePath);
-            matrix.Clear();
-            _position = LedgerPosition.Start;
+            (_position, _checkpointed, _fromCheckpoint) = (position, position, true);
+            logger.LogInformation("Loaded the checkpoint {Path} (ledger entries up to {Seq}) in {Elapsed} ms", checkpoint.FilePath, position.Seq, watch.ElapsedMilliseconds);
         }
 
         _lastCheckpoint = Stopwatch.GetTimestamp();
     }
 
-    private void Apply(IReadOnlyList<LedgerEntry> entries)
+    /// <summary>Counts the entries that follow on from the position, in order, and stops at the first that does not:
+    /// the entry below it is not readable yet (its transaction may still commit), and moving past it would lose it for
+    /// good. The next read starts from the same position.</summary>
+    /// <returns>How many of <paramref name="entries"/> were counted.</returns>
+    private int Apply(IReadOnlyList<LedgerEntry> entries)
     {
         var now = clock.GetUtcNow();
+        var applied = 0;
         foreach (var entry in entries)
         {
+            if (MissingBelow(entry) is { } missing)
+            {
+                if (readiness.Missing(missing))
+                {
+                    metrics.MissingEntry();
+                    logger.LogDebug("Sales ledger entry {Seq} is readable but {Missing} is not yet; reading again", entry.Seq, missing);
+                }
+                else if (readiness.WaitingTime >= _options.MissingEntryPatience && !_reportedMissing)
+                {
+                    _reportedMissing = true;
+                    logger.LogWarning("Sales ledger entry {Missing} has been missing for {Seconds:F0} s while entry {Seq} is readable; the matrix waits for it and is not ready",
+                        missing, readiness.WaitingTime.TotalSeconds, entry.Seq);
+                }
+
+                return applied;
+            }
+
             _lines.Clear();
             try
             {
@@ -160,7 +174,30 @@ public sealed class SalesLedgerFeed(
 
             metrics.Applied(entry.Purchases, now - new DateTimeOffset(DateTime.SpecifyKind(entry.StoredAt, DateTimeKind.Utc)));
             _position = LedgerPosition.Of(entry);
+            applied++;
         }
+
+        if (readiness.WaitingFor is not null)
+        {
+            readiness.NothingMissing();
+            _reportedMissing = false;
+        }
+
+        return applied;
+    }
+
+    /// <summary>The lowest seq between the position and <paramref name="entry"/> that the ledger should hold; null when
+    /// the entry follows on. Seqs the ledger took before it was gapless may be missing for good.</summary>
+    private long? MissingBelow(LedgerEntry entry)
+    {
+        var expected = _position.Seq + 1;
+        var seq = (long)entry.Seq;
+        if (seq == expected || seq - 1 <= _identity.GaplessAfter)
+        {
+            return null;
+        }
+
+        return Math.Max(expected, _identity.GaplessAfter + 1);
     }
 
     /// <summary>
@@ -173,10 +210,11 @@ public sealed class SalesLedgerFeed(
     {
         logger.LogWarning("The sales ledger's entry {Seq} was stored at {Counted:O} when counted and is now {Found}: the database was restored or replaced. Rebuilding the sales matrix from the whole ledger",
             _position.Seq, _position.StoredAt, found is { } storedAt ? $"stored at {storedAt:O}" : "missing");
-        _ledgerId = await ledger.LedgerIdAsync(stoppingToken);
+        _identity = await ledger.IdentityAsync(stoppingToken);
+        // Not ready before the matrix is cleared: a question ranked across the clear sees the rebuild begin and waits.
+        readiness.Rebuilding();
         matrix.Clear();
-        (_position, _checkpointed) = (LedgerPosition.Start, null);
-        readiness.CountedUpTo(0);
+        (_position, _checkpointed, _fromCheckpoint, _entriesRead, _started) = (LedgerPosition.Start, null, false, 0, Stopwatch.GetTimestamp());
     }
 
     /// <summary>Copies the matrix (tens of milliseconds) and saves the copy in the background, so counting goes on.</summary>
@@ -196,7 +234,7 @@ public sealed class SalesLedgerFeed(
 
         _copy ??= new SalesMatrix(matrix.MaxItemId, matrix.MaxStores);
         matrix.CopyTo(_copy);
-        var (position, ledgerId, copy) = (_position, _ledgerId, _copy);
+        var (position, ledgerId, copy) = (_position, _identity.Id, _copy);
         _saving = Task.Run<LedgerPosition?>(() =>
         {
             var watch = Stopwatch.StartNew();

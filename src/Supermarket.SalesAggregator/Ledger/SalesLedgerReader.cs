@@ -15,11 +15,12 @@ public sealed class SalesLedgerReader(IOptions<DatabaseOptions> options, IOption
     private readonly string _connectionString = options.Value.PooledConnectionString();
     private readonly int _pageSize = aggregator.Value.LedgerPageSize;
 
-    public async Task<Guid> LedgerIdAsync(CancellationToken cancellationToken)
+    public async Task<LedgerIdentity> IdentityAsync(CancellationToken cancellationToken)
     {
         await using var connection = new MySqlConnection(_connectionString);
-        var id = await connection.QuerySingleAsync<byte[]>(new CommandDefinition("SELECT id FROM ledger_identity", cancellationToken: cancellationToken));
-        return new Guid(id);
+        var (id, gaplessAfter) = await connection.QuerySingleAsync<(byte[], ulong)>(new CommandDefinition(
+            "SELECT id, gapless_after FROM ledger_identity", cancellationToken: cancellationToken));
+        return new LedgerIdentity(new Guid(id), (long)gaplessAfter);
     }
 
     public async Task<DateTime?> StoredAtAsync(long seq, CancellationToken cancellationToken)

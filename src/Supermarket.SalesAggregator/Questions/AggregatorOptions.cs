@@ -12,6 +12,11 @@ public sealed class AggregatorOptions
     [Range(typeof(TimeSpan), "00:00:00.001", "00:00:10")]
     public TimeSpan LedgerPollInterval { get; set; } = TimeSpan.FromMilliseconds(50);
 
+    /// <summary>How long a ledger entry may stay unreadable while a later one is readable before /health/ready says
+    /// so. The feed never moves past it, however long it waits: its writer's transaction may still commit.</summary>
+    [Range(typeof(TimeSpan), "00:00:00.001", "01:00:00")]
+    public TimeSpan MissingEntryPatience { get; set; } = TimeSpan.FromSeconds(10);
+
     /// <summary>Ledger entries read at once (an entry is one writer transaction, about 100 purchases).</summary>
     [Range(1, 100_000)]
     public int LedgerPageSize { get; set; } = 1_000;

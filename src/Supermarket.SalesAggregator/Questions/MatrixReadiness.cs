@@ -1,14 +1,24 @@
+using System.Diagnostics;
+
 namespace Supermarket.SalesAggregator.Questions;
 
-/// <summary>Whether the matrix has caught up with the sales ledger since the aggregator started; questions wait for
-/// it rather than get an answer from a half-built matrix. Also says how the start went, since its cost is what a
-/// checkpoint bounds.</summary>
+/// <summary>Whether the matrix is whole: caught up with the sales ledger since the aggregator started or since it last
+/// began a rebuild. Questions wait for it rather than get an answer from a half-built matrix. Also says how the start
+/// went (its cost is what a checkpoint bounds) and which ledger entry the feed is waiting for, if one is missing below
+/// an entry it can read.</summary>
 public sealed class MatrixReadiness
 {
-    private readonly TaskCompletionSource _ready = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private TaskCompletionSource _ready = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private long _countedThrough;
+    private long _rebuilds;
+    private long _waitingFor;
+    private long _waitingSince;
 
-    public Task Ready => _ready.Task;
+    /// <summary>Completes once the matrix is whole; a rebuild replaces it with one that has not.</summary>
+    public Task Ready => Volatile.Read(ref _ready).Task;
+
+    /// <summary>How many rebuilds have begun: an answer ranked across a change of it may hold a half-cleared matrix.</summary>
+    public long Rebuilds => Interlocked.Read(ref _rebuilds);
 
     /// <summary>Whether the start began from a checkpoint rather than from an empty matrix.</summary>
     public bool StartedFromCheckpoint { get; private set; }
@@ -20,11 +30,45 @@ public sealed class MatrixReadiness
     /// it recorded; read by the questions.</summary>
     public long CountedThrough => Volatile.Read(ref _countedThrough);
 
+    /// <summary>The seq the feed cannot read though it reads one above it; null when nothing is missing.</summary>
+    public long? WaitingFor => Volatile.Read(ref _waitingFor) is var seq and > 0 ? seq : null;
+
+    /// <summary>How long the feed has waited for <see cref="WaitingFor"/>; zero when nothing is missing.</summary>
+    public TimeSpan WaitingTime => WaitingFor is null ? TimeSpan.Zero : Stopwatch.GetElapsedTime(Volatile.Read(ref _waitingSince));
+
     public void CountedUpTo(long seq) => Volatile.Write(ref _countedThrough, seq);
+
+    /// <summary>The feed read an entry above <paramref name="seq"/> but not <paramref name="seq"/> itself.</summary>
+    /// <returns>True the first time this seq is found missing.</returns>
+    public bool Missing(long seq)
+    {
+        if (Volatile.Read(ref _waitingFor) == seq)
+        {
+            return false;
+        }
+
+        Volatile.Write(ref _waitingSince, Stopwatch.GetTimestamp());
+        Volatile.Write(ref _waitingFor, seq);
+        return true;
+    }
+
+    public void NothingMissing() => Volatile.Write(ref _waitingFor, 0);
 
     public void Complete(bool fromCheckpoint, long entriesRead)
     {
         (StartedFromCheckpoint, EntriesReadAtStart) = (fromCheckpoint, entriesRead);
-        _ready.TrySetResult();
+        Volatile.Read(ref _ready).TrySetResult();
+    }
+
+    /// <summary>The matrix is about to be cleared and counted again: questions wait until it is whole again.</summary>
+    public void Rebuilding()
+    {
+        if (Volatile.Read(ref _ready).Task.IsCompleted)
+        {
+            Volatile.Write(ref _ready, new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously));
+        }
+
+        Interlocked.Increment(ref _rebuilds);
+        CountedUpTo(0);
     }
 }

@@ -14,18 +14,33 @@ public sealed class SalesQueries(SalesMatrix matrix, MatrixReadiness readiness, 
 
     public Task Consume(ConsumeContext<TopStoresForItem> context) => AnswerAsync(context, "top-stores-for-item", TopStores);
 
-    // Not answered from a half-rebuilt matrix: the asker times out instead (504), as if the aggregator were down.
+    // Never answered from a half-built matrix: a question waits while the matrix is built or rebuilt (the asker times
+    // out, 504, as if the aggregator were down), and one ranked while a rebuild began is ranked again once it is whole.
     private async Task AnswerAsync<TQuestion, TAnswer>(ConsumeContext<TQuestion> context, string question, Func<TQuestion, long, TAnswer> rank)
         where TQuestion : class
         where TAnswer : class
     {
-        await readiness.Ready.WaitAsync(context.CancellationToken);
-        var started = Stopwatch.GetTimestamp();
-        // Read before ranking: every entry up to it is in the matrix by now, so the answer holds at least those.
-        var countedThrough = readiness.CountedThrough;
-        var answer = rank(context.Message, countedThrough);
-        metrics.Answered(question, Stopwatch.GetElapsedTime(started));
-        await context.RespondAsync(answer);
+        while (true)
+        {
+            // In this order: a rebuild makes the matrix not ready before it counts itself begun.
+            var rebuilds = readiness.Rebuilds;
+            if (readiness.Ready is { IsCompleted: false } building)
+            {
+                await building.WaitAsync(context.CancellationToken);
+                continue;
+            }
+
+            var started = Stopwatch.GetTimestamp();
+            // Read before ranking: every entry up to it is in the matrix by now, so the answer holds at least those.
+            var countedThrough = readiness.CountedThrough;
+            var answer = rank(context.Message, countedThrough);
+            if (readiness.Rebuilds == rebuilds)
+            {
+                metrics.Answered(question, Stopwatch.GetElapsedTime(started));
+                await context.RespondAsync(answer);
+                return;
+            }
+        }
     }
 
     private TopItemsAtStore TopItems(TopItemsForStore request, long countedThrough)

@@ -104,4 +104,26 @@ public sealed class PurchaseBatcherTests
         Assert.Equal([[purchases[0].PurchaseId], [.. purchases.Skip(1).Select(p => p.PurchaseId)]], published);
         await batcher.StopAsync(CancellationToken.None);
     }
+
+    [Fact]
+    public async Task A_purchase_whose_deadline_is_near_does_not_cut_short_the_publish_of_the_others_in_its_group()
+    {
+        // The broker takes a second to confirm, honouring the publish's own cancellation as RabbitMQ's client does.
+        await using var harness = IngestHarness.Create(publish => publish.UseExecuteAsync(context => Task.Delay(TimeSpan.FromSeconds(1), context.CancellationToken)));
+        await harness.Bus.Start();
+        var batcher = harness.Batcher(new IngestOptions());
+        var (hurried, patient) = (IngestHarness.Purchase(), IngestHarness.Purchase());
+        using var nearDeadline = new RequestDeadline(TimeSpan.FromMilliseconds(300), CancellationToken.None);
+        using var deadline = new RequestDeadline(LongDeadline, CancellationToken.None);
+
+        // Both waiting before the batcher runs: one group.
+        var hurriedConfirmed = batcher.SubmitAsync(hurried, nearDeadline);
+        var patientConfirmed = batcher.SubmitAsync(patient, deadline);
+        await batcher.StartAsync(CancellationToken.None);
+
+        Assert.False(await hurriedConfirmed);
+        Assert.True(await patientConfirmed);
+        Assert.Equal([[hurried.PurchaseId, patient.PurchaseId]], await harness.PublishedAsync());
+        await batcher.StopAsync(CancellationToken.None);
+    }
 }

@@ -69,6 +69,12 @@ public static class TestDatabase
         return await connection.ExecuteScalarAsync<long>(sql, parameters);
     }
 
+    public static async Task<T> QuerySingleAsync<T>(string sql)
+    {
+        await using var connection = new MySqlConnection(TestSettings.ConnectionString());
+        return await connection.QuerySingleAsync<T>(sql);
+    }
+
     /// <summary>Changes the writer's tables behind its back, as an operator (or a restore) would.</summary>
     public static async Task ExecuteAsync(string sql)
     {

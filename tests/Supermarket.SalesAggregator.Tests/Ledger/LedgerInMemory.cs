@@ -3,24 +3,76 @@ using Supermarket.SalesAggregator.Ledger;
 
 namespace Supermarket.SalesAggregator.Tests.Ledger;
 
-/// <summary>A sales ledger as the writer's database holds it, in memory: entries in seq order, read a page at a time.</summary>
+/// <summary>A sales ledger as the writer's database holds it, in memory: entries in seq order, read a page at a time.
+/// A test can hide an entry (a reader that sees seq n+1 before n) and hold every read (a rebuild in progress).</summary>
 public sealed class LedgerInMemory(int pageSize) : ISalesLedger
 {
     private static readonly DateTime Epoch = new(2026, 11, 24, 0, 0, 0, DateTimeKind.Utc);
     private readonly object _gate = new();
+    private readonly HashSet<ulong> _hidden = [];
+    private TaskCompletionSource _reads = Open();
     private List<LedgerEntry> _entries = [];
 
     public Guid Id { get; } = Guid.CreateVersion7();
 
-    /// <summary>A transaction's entry: one purchase of these lines, stored <paramref name="storedAfter"/> the epoch.</summary>
-    public void Append(SaleLine[] lines, TimeSpan storedAfter = default) => Append(SalesLedgerEntry.Encode(lines), storedAfter);
+    /// <summary>Seqs at or below this may be missing for good: they were taken before the ledger was gapless.</summary>
+    public long GaplessAfter { get; set; }
 
-    public void Append(byte[] sales, TimeSpan storedAfter = default)
+    /// <summary>A transaction's entry: one purchase of these lines, stored <paramref name="storedAfter"/> the epoch.</summary>
+    public ulong Append(SaleLine[] lines, TimeSpan storedAfter = default) => Append(SalesLedgerEntry.Encode(lines), storedAfter);
+
+    public ulong Append(byte[] sales, TimeSpan storedAfter = default)
     {
         lock (_gate)
         {
-            var seq = (ulong)_entries.Count + 1;
+            var seq = (_entries.Count == 0 ? 0 : _entries[^1].Seq) + 1;
             _entries.Add(new LedgerEntry(seq, Epoch + storedAfter + TimeSpan.FromMilliseconds(seq), 1, sales));
+            return seq;
+        }
+    }
+
+    /// <summary>An entry its readers cannot see yet, though entries after it are visible.</summary>
+    public ulong AppendHidden(SaleLine[] lines)
+    {
+        lock (_gate)
+        {
+            var seq = Append(lines);
+            _hidden.Add(seq);
+            return seq;
+        }
+    }
+
+    public void Reveal(ulong seq)
+    {
+        lock (_gate)
+        {
+            _hidden.Remove(seq);
+        }
+    }
+
+    /// <summary>Entries that were never written under these seqs (rollbacks before the ledger was gapless).</summary>
+    public void Drop(ulong seq)
+    {
+        lock (_gate)
+        {
+            _entries = [.. _entries.Where(entry => entry.Seq != seq)];
+        }
+    }
+
+    /// <summary>Reads wait until <see cref="ReleaseReads"/>.</summary>
+    public void HoldReads()
+    {
+        lock (_gate)
+        {
+            _reads = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        }
+    }
+
+    public void ReleaseReads()
+    {
+        lock (_gate)
+        {
+            _reads.TrySetResult();
         }
     }
 
@@ -38,21 +90,35 @@ public sealed class LedgerInMemory(int pageSize) : ISalesLedger
         }
     }
 
-    public Task<Guid> LedgerIdAsync(CancellationToken cancellationToken) => Task.FromResult(Id);
+    public Task<LedgerIdentity> IdentityAsync(CancellationToken cancellationToken) => Task.FromResult(new LedgerIdentity(Id, GaplessAfter));
 
     public Task<DateTime?> StoredAtAsync(long seq, CancellationToken cancellationToken)
     {
         lock (_gate)
         {
-            return Task.FromResult(seq >= 1 && seq <= _entries.Count ? _entries[(int)seq - 1].StoredAt : (DateTime?)null);
+            return Task.FromResult(_entries.FirstOrDefault(entry => entry.Seq == (ulong)seq)?.StoredAt);
         }
     }
 
-    public Task<IReadOnlyList<LedgerEntry>> ReadAfterAsync(long seq, CancellationToken cancellationToken)
+    public async Task<IReadOnlyList<LedgerEntry>> ReadAfterAsync(long seq, CancellationToken cancellationToken)
     {
+        Task reads;
         lock (_gate)
         {
-            return Task.FromResult<IReadOnlyList<LedgerEntry>>([.. _entries.Skip((int)seq).Take(pageSize)]);
+            reads = _reads.Task;
         }
+
+        await reads.WaitAsync(cancellationToken);
+        lock (_gate)
+        {
+            return [.. _entries.Where(entry => entry.Seq > (ulong)seq && !_hidden.Contains(entry.Seq)).Take(pageSize)];
+        }
+    }
+
+    private static TaskCompletionSource Open()
+    {
+        var open = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        open.SetResult();
+        return open;
     }
 }

@@ -6,12 +6,13 @@ using Supermarket.SalesCounting;
 
 namespace Supermarket.SalesAggregator.Tests.Ledger;
 
-/// <summary>The checkpoint's file: what is saved loads back, and a damaged file is reported as such (the aggregator
-/// then rebuilds from the ledger) instead of being used or crashing the aggregator at every start.</summary>
+/// <summary>The checkpoint's file: what is saved loads back whole, and any other file, whatever its length or content,
+/// is discarded (the aggregator then rebuilds from the ledger) instead of being used or stopping the aggregator at
+/// every start.</summary>
 public sealed class SalesCheckpointTests : IDisposable
 {
-    /// <summary>Where the position sits: after magic, version, ledger id and the matrix's two sizes.</summary>
-    private const int PositionOffset = 4 + 4 + 16 + 4 + 4;
+    /// <summary>Where the version sits: after the magic number.</summary>
+    private const int VersionOffset = 4;
 
     private static readonly LedgerPosition Counted = new(20, new DateTime(2026, 11, 23, 20, 0, 0, 123));
 
@@ -19,46 +20,121 @@ public sealed class SalesCheckpointTests : IDisposable
     private readonly string _directory = Path.Combine(Path.GetTempPath(), $"checkpoint-tests-{Guid.NewGuid():N}");
     private readonly SalesCheckpoint _checkpoint;
 
-    public SalesCheckpointTests() =>
-        _checkpoint = new SalesCheckpoint(Options.Create(new AggregatorOptions { CheckpointDirectory = _directory }), NullLogger<SalesCheckpoint>.Instance);
+    public SalesCheckpointTests() => _checkpoint = Checkpoint();
 
     [Fact]
     public void What_is_saved_loads_back()
     {
-        var saved = new SalesMatrix(100, 10);
-        saved.Record(3, 42, 7);
+        var saved = Sold();
         _checkpoint.Save(Ledger, saved, Counted);
 
-        var loaded = new SalesMatrix(100, 10);
+        var loaded = new SalesMatrix(50, 8);
 
         Assert.Equal(Counted, _checkpoint.TryLoad(Ledger, loaded));
-        Assert.Equal(7, loaded.UnitsSold(3, 42));
-        Assert.False(File.Exists(_checkpoint.FilePath + ".tmp"));
-    }
-
-    [Theory]
-    [InlineData(-1L, 0L)]
-    [InlineData(20L, -5L)]
-    [InlineData(20L, long.MaxValue)]
-    public void A_position_no_ledger_can_have_is_damage(long seq, long storedAtTicks)
-    {
-        _checkpoint.Save(Ledger, new SalesMatrix(100, 10), Counted);
-        Overwrite(PositionOffset, [.. BitConverter.GetBytes(seq), .. BitConverter.GetBytes(storedAtTicks)]);
-
-        Assert.Throws<InvalidDataException>(() => _checkpoint.TryLoad(Ledger, new SalesMatrix(100, 10)));
+        AssertSame(saved, loaded);
+        Assert.Single(Directory.GetFiles(_directory));
     }
 
     [Fact]
-    public void A_checkpoint_cut_short_is_damage_not_a_partial_matrix()
+    public void A_checkpoint_cut_short_at_any_length_is_discarded_and_leaves_the_matrix_empty()
     {
-        _checkpoint.Save(Ledger, new SalesMatrix(100, 10), Counted);
+        _checkpoint.Save(Ledger, Sold(), Counted);
+        var whole = File.ReadAllBytes(_checkpoint.FilePath);
+
+        for (var length = 0; length < whole.Length; length++)
+        {
+            File.WriteAllBytes(_checkpoint.FilePath, whole[..length]);
+            var loaded = new SalesMatrix(50, 8);
+            loaded.Record(1, 1, 1);
+
+            Assert.Null(_checkpoint.TryLoad(Ledger, loaded));
+            AssertSame(new SalesMatrix(50, 8), loaded);
+        }
+    }
+
+    [Theory]
+    [InlineData(0x01)]
+    [InlineData(0x80)]
+    [InlineData(0xFF)]
+    public void A_checkpoint_with_any_byte_changed_loads_whole_or_is_discarded(byte flip)
+    {
+        var saved = Sold();
+        _checkpoint.Save(Ledger, saved, Counted);
+        var whole = File.ReadAllBytes(_checkpoint.FilePath);
+
+        for (var at = 0; at < whole.Length; at++)
+        {
+            var damaged = whole.ToArray();
+            damaged[at] ^= flip;
+            File.WriteAllBytes(_checkpoint.FilePath, damaged);
+            var loaded = new SalesMatrix(50, 8);
+
+            if (_checkpoint.TryLoad(Ledger, loaded) is { } position)
+            {
+                Assert.Equal(Counted, position);
+                AssertSame(saved, loaded);
+            }
+            else
+            {
+                AssertSame(new SalesMatrix(50, 8), loaded);
+            }
+        }
+    }
+
+    [Theory]
+    [InlineData(0)]
+    [InlineData(1)]
+    [InlineData(2)]
+    [InlineData(3)]
+    [InlineData(5)]
+    [InlineData(int.MaxValue)]
+    [InlineData(-1)]
+    public void A_checkpoint_of_another_version_is_discarded(int version)
+    {
+        _checkpoint.Save(Ledger, Sold(), Counted);
         using (var file = File.OpenWrite(_checkpoint.FilePath))
         {
-            file.SetLength(file.Length / 2);
+            file.Position = VersionOffset;
+            file.Write(BitConverter.GetBytes(version));
         }
 
-        var damage = Assert.ThrowsAny<Exception>(() => _checkpoint.TryLoad(Ledger, new SalesMatrix(100, 10)));
-        Assert.True(damage is IOException or InvalidDataException, $"{damage.GetType().Name}: the aggregator would not rebuild after it");
+        Assert.Null(_checkpoint.TryLoad(Ledger, new SalesMatrix(50, 8)));
+    }
+
+    [Fact]
+    public void Random_bytes_and_an_empty_file_are_discarded()
+    {
+        var random = new Random(42);
+        foreach (var length in new[] { 0, 1, 7, 44, 60, 4096 })
+        {
+            var bytes = new byte[length];
+            random.NextBytes(bytes);
+            Directory.CreateDirectory(_directory);
+            File.WriteAllBytes(_checkpoint.FilePath, bytes);
+
+            Assert.Null(_checkpoint.TryLoad(Ledger, new SalesMatrix(50, 8)));
+        }
+    }
+
+    [Fact]
+    public void Two_aggregators_saving_into_one_folder_at_once_both_succeed_and_leave_one_whole_checkpoint()
+    {
+        var (first, second) = (Checkpoint(), Checkpoint());
+        // Large enough that two saves overlap.
+        var saved = new SalesMatrix(2_000, 256);
+        var random = new Random(7);
+        for (var i = 0; i < 100_000; i++)
+        {
+            saved.Record(random.Next(1, 257), random.Next(1, 2_001), random.Next(1, 1_000));
+        }
+
+        Parallel.For(0, 40, new ParallelOptions { MaxDegreeOfParallelism = 4 }, i =>
+            (i % 2 == 0 ? first : second).Save(Ledger, saved, Counted));
+
+        var loaded = new SalesMatrix(2_000, 256);
+        Assert.Equal(Counted, _checkpoint.TryLoad(Ledger, loaded));
+        AssertSame(saved, loaded);
+        Assert.Single(Directory.GetFiles(_directory));
     }
 
     public void Dispose()
@@ -69,10 +145,26 @@ public sealed class SalesCheckpointTests : IDisposable
         }
     }
 
-    private void Overwrite(int offset, byte[] bytes)
+    private SalesCheckpoint Checkpoint() =>
+        new(Options.Create(new AggregatorOptions { CheckpointDirectory = _directory }), NullLogger<SalesCheckpoint>.Instance);
+
+    private static SalesMatrix Sold()
     {
-        using var file = File.OpenWrite(_checkpoint.FilePath);
-        file.Position = offset;
-        file.Write(bytes);
+        var matrix = new SalesMatrix(50, 8);
+        matrix.Record(3, 42, 7);
+        matrix.Record(8, 50, 1_000_000);
+        matrix.Record(1, 1, 3);
+        return matrix;
+    }
+
+    private static void AssertSame(SalesMatrix expected, SalesMatrix actual)
+    {
+        for (var store = 1; store <= expected.MaxStores; store++)
+        {
+            for (var item = 1; item <= expected.MaxItemId; item++)
+            {
+                Assert.Equal(expected.UnitsSold(store, item), actual.UnitsSold(store, item));
+            }
+        }
     }
 }

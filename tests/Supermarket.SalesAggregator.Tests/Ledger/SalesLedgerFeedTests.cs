@@ -97,19 +97,97 @@ public sealed class SalesLedgerFeedTests : IAsyncDisposable
         await feed.StopAsync();
     }
 
-    private RunningFeed Feed()
+    [Fact]
+    public async Task An_entry_seen_before_the_one_below_it_waits_for_it_and_nothing_is_skipped()
+    {
+        _ledger.Append([new SaleLine(1, 10, 2)]);
+        var late = _ledger.AppendHidden([new SaleLine(1, 10, 3)]);
+        _ledger.Append([new SaleLine(1, 10, 4)]);
+        var feed = Feed();
+        await feed.StartAsync();
+        await Until(() => feed.Readiness.CountedThrough == 1);
+
+        // Seq 3 is readable and seq 2 is not: the feed reads again instead of moving past 2.
+        await Until(() => feed.Readiness.WaitingFor == 2);
+        Assert.Equal((1L, 2L), (feed.Readiness.CountedThrough, feed.Matrix.UnitsSold(1, 10)));
+
+        _ledger.Reveal(late);
+        await Until(() => feed.Readiness.CountedThrough == 3);
+        Assert.Equal(9, feed.Matrix.UnitsSold(1, 10));
+        Assert.Null(feed.Readiness.WaitingFor);
+        await feed.StopAsync();
+    }
+
+    [Fact]
+    public async Task A_missing_entry_that_persists_makes_the_aggregator_not_ready_and_is_never_skipped()
+    {
+        _ledger.Append([new SaleLine(1, 10, 2)]);
+        _ledger.AppendHidden([new SaleLine(1, 10, 3)]);
+        _ledger.Append([new SaleLine(1, 10, 4)]);
+        var feed = Feed(missingEntryPatience: TimeSpan.FromMilliseconds(100));
+        await feed.StartAsync();
+
+        await Until(() => feed.Readiness.WaitingFor == 2);
+        await Task.Delay(TimeSpan.FromMilliseconds(300));
+        var health = await new MatrixReadyCheck(feed.Readiness, feed.Options).CheckHealthAsync(new());
+
+        Assert.Equal(Microsoft.Extensions.Diagnostics.HealthChecks.HealthStatus.Unhealthy, health.Status);
+        Assert.Contains("ledger entry 2", health.Description);
+        Assert.Equal((1L, 2L), (feed.Readiness.CountedThrough, feed.Matrix.UnitsSold(1, 10)));
+        await feed.StopAsync();
+    }
+
+    [Fact]
+    public async Task Seqs_missing_from_before_the_ledger_was_gapless_are_passed_over()
+    {
+        _ledger.Append([new SaleLine(1, 10, 2)]);
+        var rolledBack = _ledger.Append([new SaleLine(1, 10, 100)]);
+        _ledger.Append([new SaleLine(1, 10, 3)]);
+        _ledger.Drop(rolledBack);
+        _ledger.GaplessAfter = 3;
+        _ledger.Append([new SaleLine(1, 10, 4)]);
+        var feed = Feed();
+        await feed.StartAsync();
+
+        await feed.Readiness.Ready.WaitAsync(Patience);
+        Assert.Equal((4L, 9L), (feed.Readiness.CountedThrough, feed.Matrix.UnitsSold(1, 10)));
+        await feed.StopAsync();
+    }
+
+    [Fact]
+    public async Task While_a_restored_database_is_counted_again_the_aggregator_is_not_ready()
+    {
+        _ledger.Append([new SaleLine(1, 10, 2)]);
+        _ledger.Append([new SaleLine(1, 10, 3)]);
+        var feed = Feed();
+        await feed.StartAsync();
+        await feed.Readiness.Ready.WaitAsync(Patience);
+
+        _ledger.HoldReads();
+        _ledger.RestoreTo([[new SaleLine(1, 10, 1)]]);
+        await Until(() => feed.Matrix.UnitsSold(1, 10) == 0);
+
+        Assert.False(feed.Readiness.Ready.IsCompleted);
+        _ledger.ReleaseReads();
+        await feed.Readiness.Ready.WaitAsync(Patience);
+        Assert.Equal(1, feed.Matrix.UnitsSold(1, 10));
+        await feed.StopAsync();
+    }
+
+    private RunningFeed Feed(TimeSpan? missingEntryPatience = null)
     {
         var options = Options.Create(new AggregatorOptions
         {
             CheckpointDirectory = _checkpoints,
             LedgerPageSize = PageSize,
             LedgerPollInterval = TimeSpan.FromMilliseconds(10),
+            MissingEntryPatience = missingEntryPatience ?? new AggregatorOptions().MissingEntryPatience,
         });
         var matrix = new SalesMatrix(maxItemId: 50, maxStores: 8);
         var readiness = new MatrixReadiness();
         var feed = new SalesLedgerFeed(matrix, _ledger, new SalesCheckpoint(options, NullLogger<SalesCheckpoint>.Instance), readiness,
-            new SalesMetrics(_meters.GetRequiredService<IMeterFactory>()), options, TimeProvider.System, NullLogger<SalesLedgerFeed>.Instance);
-        return new RunningFeed(feed, matrix, readiness);
+            new SalesMetrics(_meters.GetRequiredService<IMeterFactory>(), readiness), options, TimeProvider.System, NullLogger<SalesLedgerFeed>.Instance);
+        return new RunningFeed(feed, matrix, readiness, options);
     }
 
     private static async Task Until(Func<bool> condition)
@@ -130,7 +208,7 @@ public sealed class SalesLedgerFeedTests : IAsyncDisposable
         }
     }
 
-    private sealed record RunningFeed(SalesLedgerFeed Feed, SalesMatrix Matrix, MatrixReadiness Readiness)
+    private sealed record RunningFeed(SalesLedgerFeed Feed, SalesMatrix Matrix, MatrixReadiness Readiness, IOptions<AggregatorOptions> Options)
     {
         public Task StartAsync() => Feed.StartAsync(CancellationToken.None);
 

@@ -1,0 +1,57 @@
+using Supermarket.Contracts.Purchases;
+using Supermarket.IntegrationTests.Infrastructure;
+using Supermarket.Messaging;
+
+namespace Supermarket.IntegrationTests.Exactness;
+
+/// <summary>
+/// The writer's own bookkeeping (<c>ledger_head</c>, the sales ledger's next seq) can fall behind the ledger: a
+/// partial restore, a hand edit, an older writer that still took seqs from AUTO_INCREMENT. A purchase must never pay
+/// for that. The writer repairs the head from the ledger and stores every purchase; nothing is set aside. (Before the
+/// repair, the duplicate seq was taken for "this purchase is stored", then rethrown as SQLSTATE 23000 and every
+/// purchase of every later batch went to the unstorable queue while the writer stayed ready.)
+/// </summary>
+[Collection(nameof(SystemCollection))]
+public sealed class LedgerBookkeepingTests(SupermarketSystem system)
+{
+    private const int Item = 48_600;
+
+    [Theory]
+    [InlineData(471, "UPDATE ledger_head SET last_seq = last_seq - LEAST(last_seq, 3) WHERE id = 1")]
+    [InlineData(472, "DELETE FROM ledger_head")]
+    public async Task A_ledger_head_behind_the_ledger_is_repaired_and_no_purchase_is_set_aside(int store, string damage)
+    {
+        // At least three entries, so a head set back three seqs collides with one.
+        for (var i = 0; i < 3; i++)
+        {
+            await Purchases.RecordAsync(system.Api, store, 471_000 + i, "20210304", (Item, 1));
+        }
+
+        var aside = await BrokerManagement.MessagesAsync(Topology.UnstorablePurchasesQueue);
+        await TestDatabase.ExecuteAsync(damage);
+
+        PurchaseRecorded[] purchases = [.. Enumerable.Range(1, 4).Select(customer =>
+            new PurchaseRecorded(Guid.CreateVersion7(), store, 471_100 + customer, new DateOnly(2021, 3, 4), [new PurchaseLine(Item, customer)], DateTimeOffset.UtcNow))];
+        await system.Bus.Publish(new PurchaseBatchRecorded(purchases));
+
+        await TestDatabase.AssertEachStoredOnceAsync([.. purchases.Select(p => p.PurchaseId)], TimeSpan.FromSeconds(60));
+        (int, long)[] counted = [(Item, 3 + 1 + 2 + 3 + 4)];
+        Assert.Equal(counted, await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(counted)));
+        Assert.Equal(aside, await BrokerManagement.MessagesAsync(Topology.UnstorablePurchasesQueue));
+        Assert.Equal(await TestDatabase.CountAsync("SELECT MAX(seq) FROM sales_ledger"), await TestDatabase.CountAsync("SELECT last_seq FROM ledger_head WHERE id = 1"));
+        using var writer = new HttpClient { BaseAddress = system.WriterUrl };
+        Assert.Matches(@"(?m)^supermarket_writer_ledger_head_repairs_total\{[^}]*\} [1-9]", await writer.GetStringAsync("/metrics"));
+    }
+
+    [Fact]
+    public async Task The_ledger_takes_no_seq_from_AUTO_INCREMENT_so_an_older_writer_cannot_take_one_beside_the_head()
+    {
+        var table = await TestDatabase.QuerySingleAsync<(string, string)>("SHOW CREATE TABLE sales_ledger");
+
+        Assert.DoesNotContain("AUTO_INCREMENT", table.Item2, StringComparison.OrdinalIgnoreCase);
+        // What a writer from before migration 0004 sends: refused, so it fails (and retries) instead of taking a seq.
+        var refused = await Assert.ThrowsAsync<MySqlConnector.MySqlException>(() => TestDatabase.ExecuteAsync(
+            "INSERT INTO sales_ledger (stored_at, purchases, sales) VALUES (UTC_TIMESTAMP(6), 0, '')"));
+        Assert.Equal(MySqlConnector.MySqlErrorCode.NoDefaultForField, refused.ErrorCode);
+    }
+}
