@@ -17,7 +17,7 @@ public sealed class ConfirmedPublisher(IBus bus, IOptions<BrokerOptions> broker,
 {
     private readonly bool _persistent = broker.Value.PersistentDelivery;
 
-    /// <summary>True once the broker confirmed the message <paramref name="within"/> the time given (what is left of
+    /// <summary>True once the broker confirmed the message <paramref name="within"/> the time given (what is left of the
     /// latest of its requests' deadlines).</summary>
     public async Task<bool> PublishAsync(PurchaseBatchRecorded message, TimeSpan within, CancellationToken aborted)
     {
