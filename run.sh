@@ -56,7 +56,7 @@ case $command in
   up) shift; take_topology_options "$@"; up ;;
   down) down ;;
   status) status ;;
-  credential) shift; exec dotnet run -c "$CONFIGURATION" --project "$ROOT/tools/Supermarket.Credentials" -- "$@" ;;
+  credential) shift; with_signing_key exec dotnet run -c "$CONFIGURATION" --project "$ROOT/tools/Supermarket.Credentials" -- "$@" ;;
   chaos)
     shift
     loadtest=(dotnet run -c "$CONFIGURATION" --project "$ROOT/loadtest/Supermarket.LoadTest")
@@ -69,7 +69,7 @@ case $command in
     else
       up
     fi
-    exec "${loadtest[@]}" --no-build -- chaos --url "$API_URL" --api-replicas "$API_REPLICAS" --broker-nodes "$BROKER_NODES" \
+    with_signing_key exec "${loadtest[@]}" --no-build -- chaos --url "$API_URL" --api-replicas "$API_REPLICAS" --broker-nodes "$BROKER_NODES" \
       --out "$STATE/chaos/$(date -u +%Y%m%d-%H%M%S)" "${OTHER_ARGS[@]}"
     ;;
   --in-containers)
@@ -84,6 +84,6 @@ case $command in
     take_topology_options "$@"
     up
     log "running the load test: ${OTHER_ARGS[*]}"
-    dotnet run -c "$CONFIGURATION" --no-build --project "$ROOT/loadtest/Supermarket.LoadTest" -- --url "$API_URL" "${OTHER_ARGS[@]}"
+    with_signing_key dotnet run -c "$CONFIGURATION" --no-build --project "$ROOT/loadtest/Supermarket.LoadTest" -- --url "$API_URL" "${OTHER_ARGS[@]}"
     ;;
 esac

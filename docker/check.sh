@@ -11,7 +11,7 @@ if ! command -v docker-compose >/dev/null 2>&1; then
 fi
 RABBITMQ_ERLANG_COOKIE=check RABBITMQ_ADMIN_USER=check RABBITMQ_ADMIN_PASSWORD=check RABBITMQ_API_USER=check RABBITMQ_API_PASSWORD=check \
   RABBITMQ_WRITER_USER=check RABBITMQ_WRITER_PASSWORD=check RABBITMQ_AGGREGATOR_USER=check RABBITMQ_AGGREGATOR_PASSWORD=check \
-  RABBITMQ_MONITOR_USER=check RABBITMQ_MONITOR_PASSWORD=check MYSQL_USER=check MYSQL_PASSWORD=check MYSQL_READER_USER=check \
+  RABBITMQ_MONITOR_USER=check RABBITMQ_MONITOR_PASSWORD=check MYSQL_USER=check MYSQL_PASSWORD=check MYSQL_WRITER_USER=check MYSQL_WRITER_PASSWORD=check MYSQL_READER_USER=check \
   MYSQL_READER_PASSWORD=check MYSQL_ROOT_PASSWORD=check SUPERMARKET_SIGNING_KEY=check \
   SUPERMARKET_TLS_DIR=/check docker-compose -p supermarket -f "$ROOT/docker/compose.yaml" -f "$ROOT/docker/compose.tls.yaml" config --quiet
 echo "docker/compose.yaml is valid, alone and with docker/compose.tls.yaml"

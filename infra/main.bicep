@@ -21,7 +21,12 @@ param principalId string = ''
 param mysqlAdminPassword string
 
 @secure()
-@description('The Purchases writer\'s MySQL password (the schema\'s owner), made by the postprovision hook\'s SQL.')
+@description('The schema owner\'s MySQL password: only the schema-migration job connects with it.')
+@metadata({ azd: { type: 'generate', config: { length: 32, noSpecial: true } } })
+param mysqlOwnerPassword string
+
+@secure()
+@description('The Purchases writers\' MySQL password (rows only), made by the postprovision hook\'s SQL.')
 @metadata({ azd: { type: 'generate', config: { length: 32, noSpecial: true } } })
 param mysqlWriterPassword string
 
@@ -71,6 +76,7 @@ module system 'resources.bicep' = {
     tags: tags
     principalId: principalId
     mysqlAdminPassword: mysqlAdminPassword
+    mysqlOwnerPassword: mysqlOwnerPassword
     mysqlWriterPassword: mysqlWriterPassword
     mysqlReaderPassword: mysqlReaderPassword
     rabbitmqAdminPassword: rabbitmqAdminPassword
@@ -83,6 +89,7 @@ module system 'resources.bicep' = {
 
 // What azd needs to push the images and what the postprovision hook needs to make the database's users.
 output AZURE_CONTAINER_REGISTRY_ENDPOINT string = system.outputs.registryLoginServer
+output AZURE_RESOURCE_GROUP string = group.name
 output AZURE_KEY_VAULT_NAME string = system.outputs.keyVaultName
 output AZURE_MYSQL_HOST string = system.outputs.mysqlHost
 output AZURE_MYSQL_ADMIN_USER string = system.outputs.mysqlAdminUser

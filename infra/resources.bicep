@@ -9,6 +9,8 @@ param principalId string
 @secure()
 param mysqlAdminPassword string
 @secure()
+param mysqlOwnerPassword string
+@secure()
 param mysqlWriterPassword string
 @secure()
 param mysqlReaderPassword string
@@ -122,6 +124,7 @@ var brokerDefinitions = {
 
 var secrets = {
   'mysql-admin-password': mysqlAdminPassword
+  'mysql-owner-password': mysqlOwnerPassword
   'mysql-writer-password': mysqlWriterPassword
   'mysql-reader-password': mysqlReaderPassword
   'rabbitmq-api-password': rabbitmqApiPassword
@@ -317,6 +320,47 @@ module api 'app.bicep' = {
     minReplicas: 1
     maxReplicas: 5
     scaleRules: [ { name: 'requests', http: { metadata: { concurrentRequests: '200' } } } ]
+  }
+}
+
+// The schema brought up to date before the writers use it: the writer's image run with `migrate`, as the schema owner
+// (the writers' own user may only read and write rows). The purchases-writer service's postdeploy hook points it at the
+// image azd just deployed and runs it to the end (infra/hooks/migrate-schema.sh); a writer on a schema that is behind
+// stops at start, so the new revision becomes ready once the job is done.
+resource schemaMigration 'Microsoft.App/jobs@2024-03-01' = {
+  name: 'schema-migration'
+  location: location
+  tags: tags
+  dependsOn: [ readsSecrets, secret, pullsImages, supermarketDatabase, fromAzure ]
+  identity: {
+    type: 'UserAssigned'
+    userAssignedIdentities: { '${identity.id}': {} }
+  }
+  properties: {
+    environmentId: environment.id
+    configuration: {
+      triggerType: 'Manual'
+      manualTriggerConfig: { parallelism: 1, replicaCompletionCount: 1 }
+      replicaTimeout: 3600
+      replicaRetryLimit: 0
+      registries: [ { server: registry.properties.loginServer, identity: identity.id } ]
+      secrets: [ { name: 'database-password', keyVaultUrl: '${vaultSecret}mysql-owner-password', identity: identity.id } ]
+    }
+    template: {
+      containers: [
+        {
+          name: 'schema-migration'
+          image: 'mcr.microsoft.com/k8se/quickstart:latest'
+          args: [ 'migrate' ]
+          env: [
+            { name: 'Database__ConnectionString', value: databaseAt }
+            { name: 'Database__User', value: 'supermarket_owner' }
+            { name: 'Database__Password', secretRef: 'database-password' }
+          ]
+          resources: { cpu: json('0.5'), memory: '1Gi' }
+        }
+      ]
+    }
   }
 }
 

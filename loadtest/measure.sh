@@ -100,7 +100,7 @@ load() { # label, load test options...
     profiler=$!
   fi
   # A long wait for MySQL: on two cores the writer can trail the 201s by minutes, and a lag is not a loss.
-  dotnet "$LOADTEST" --verify-timeout 600 --reports "$reports" --label "$label" "$@" >>"$OUT" 2>&1 || echo "  (the run exited non-zero)" | tee -a "$OUT"
+  with_signing_key dotnet "$LOADTEST" --verify-timeout 600 --reports "$reports" --label "$label" "$@" >>"$OUT" 2>&1 || echo "  (the run exited non-zero)" | tee -a "$OUT"
   cpu_snapshot >"$after"
   [ -z "$profiler" ] || wait "$profiler" || true
   echo "  reports: $reports" | tee -a "$OUT"

@@ -31,30 +31,39 @@ API_REPLICAS=${API_REPLICAS:-0} # 0: one API straight on $API_PORT; N: N APIs on
 WRITERS=${WRITERS:-1}
 BROKER_NODES=${BROKER_NODES:-1} # 1: one RabbitMQ node; N: a cluster of N nodes (scripts/services.sh)
 
-# The key local credentials are signed with (Auth:SigningKey): made once per machine with the rest of the local state
-# and exported, so the APIs check with it, the load test issues its analyst's credential with it, and
-# `./run.sh credential` issues yours (README, "Security"). In the environment, never on a command line.
+# The key local credentials are signed with (Auth:SigningKey): made once per machine with the rest of the local state.
+# Only the API checks credentials, so of the system's processes only the API gets it (use_accounts); the commands that
+# issue credentials (the load test, `./run.sh credential`) get it through with_signing_key. In the environment, never
+# on a command line.
 SIGNING_KEY_FILE=$STATE/auth/signing-key
 if [ ! -s "$SIGNING_KEY_FILE" ]; then
   mkdir -p "$(dirname "$SIGNING_KEY_FILE")"
   (umask 077 && head -c 48 /dev/urandom | base64 -w0 >"$SIGNING_KEY_FILE")
 fi
-export Auth__SigningKey
-Auth__SigningKey=$(<"$SIGNING_KEY_FILE")
+with_signing_key() { Auth__SigningKey=$(<"$SIGNING_KEY_FILE") "$@"; }
 
 # Each process runs as its own broker and database users (README, "Security"), from the accounts scripts/services.sh
 # made on this machine, given in its environment: never on a command line.
 ACCOUNTS=$STATE/accounts.json
 use_accounts() { # project
   local broker database=""
+  # Inherited from a command that issues credentials (the chaos run restarts workers through scripts/faults.sh).
+  unset Auth__SigningKey
   case $1 in
-    Api) broker="broker-api" ;;
+    Api)
+      broker="broker-api"
+      export Auth__SigningKey
+      Auth__SigningKey=$(<"$SIGNING_KEY_FILE")
+      ;;
     PurchasesWriter) broker="broker-writer" database="database-writer" ;;
+    SchemaMigration) database="database-owner" ;;
     SalesAggregator) broker="broker-aggregator" database="database-reader" ;;
   esac
-  export Broker__Username Broker__Password
-  Broker__Username=$(jq -er --arg k "$broker" '.[$k].user' "$ACCOUNTS")
-  Broker__Password=$(jq -er --arg k "$broker" '.[$k].password' "$ACCOUNTS")
+  if [ -n "$broker" ]; then
+    export Broker__Username Broker__Password
+    Broker__Username=$(jq -er --arg k "$broker" '.[$k].user' "$ACCOUNTS")
+    Broker__Password=$(jq -er --arg k "$broker" '.[$k].password' "$ACCOUNTS")
+  fi
   if [ -n "$database" ]; then
     export Database__User Database__Password
     Database__User=$(jq -er --arg k "$database" '.[$k].user' "$ACCOUNTS")
@@ -170,12 +179,21 @@ wait_ready() { # seconds url names...
   done
 }
 
-# The writers are ready once their schema is migrated and they consume; on a long history a migration that builds an
-# index takes minutes (WRITER_READY_SECONDS, while the writer runs). The APIs start after them: only a writer declares
-# their queue, and a purchase posted before it exists gets a 503. Nothing waits on the aggregator, whose rebuild on a
-# long history may take a while: questions wait for it.
+# The schema is migrated first, by a step of its own with the schema owner's account (the writers' account may only
+# read and write rows); on a long history a migration that builds an index takes minutes. The writers are ready once
+# they consume (WRITER_READY_SECONDS). The APIs start after them: only a writer declares their queue, and a purchase
+# posted before it exists gets a 503. Nothing waits on the aggregator, whose rebuild on a long history may take a
+# while: questions wait for it.
+migrate_schema() {
+  log "migrating the schema (Supermarket.PurchasesWriter migrate, as the schema owner)"
+  (use_accounts SchemaMigration && cd "$ROOT/src/Supermarket.PurchasesWriter/bin/$CONFIGURATION/net10.0" \
+    && exec dotnet Supermarket.PurchasesWriter.dll migrate >>"$LOGS/schema-migration.log" 2>&1 </dev/null) \
+    || die "the schema migration failed; see $LOGS/schema-migration.log"
+}
+
 start_workers() {
   local name
+  migrate_schema
   for name in $(writer_names) SalesAggregator; do start_app "$name"; done
   for name in $(writer_names); do wait_ready "${WRITER_READY_SECONDS:-1800}" "$(app_url "$name")" "$name"; done
 }

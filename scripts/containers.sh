@@ -123,8 +123,10 @@ ensure_env_file() {
         echo "RABBITMQ_${account}_USER=supermarket_${account,,}"
         echo "RABBITMQ_${account}_PASSWORD=$(random_secret)"
       done
-      echo "MYSQL_USER=supermarket"
+      echo "MYSQL_USER=supermarket_owner"
       echo "MYSQL_PASSWORD=$(random_secret)"
+      echo "MYSQL_WRITER_USER=supermarket"
+      echo "MYSQL_WRITER_PASSWORD=$(random_secret)"
       echo "MYSQL_READER_USER=supermarket_reader"
       echo "MYSQL_READER_PASSWORD=$(random_secret)"
       echo "MYSQL_ROOT_PASSWORD=$(random_secret)"

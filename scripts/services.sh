@@ -117,6 +117,7 @@ accounts_ensure() {
   account broker-aggregator "${RABBITMQ_AGGREGATOR_USER:-supermarket_aggregator}" "${RABBITMQ_AGGREGATOR_PASSWORD:-}"
   account broker-monitor "${RABBITMQ_MONITOR_USER:-supermarket_monitor}" "${RABBITMQ_MONITOR_PASSWORD:-}"
   account broker-admin "${RABBITMQ_ADMIN_USER:-supermarket_admin}" "${RABBITMQ_ADMIN_PASSWORD:-}"
+  account database-owner "${MYSQL_OWNER_USER:-supermarket_owner}" "${MYSQL_OWNER_PASSWORD:-}"
   account database-writer "${MYSQL_USER:-supermarket}" "${MYSQL_PASSWORD:-}"
   account database-reader "${MYSQL_READER_USER:-supermarket_reader}" "${MYSQL_READER_PASSWORD:-}"
 }
@@ -399,22 +400,30 @@ EOF
   fi
 }
 
-# Users connect from 127.0.0.1 only (the server listens nowhere else). The writer's user has all of its schema, with
-# the right to grant: its migration 0005 grants SELECT on the sales ledger, as the tables it creates, to
-# $DB_LEDGER_ROLE, the only privilege of the aggregator's user. The *_test% databases are the integration tests'.
+# Users connect from 127.0.0.1 only (the server listens nowhere else). The schema owner's user, which only the
+# migration step uses, has all of the schema with the right to grant: migration 0005 grants SELECT on the sales ledger,
+# as the tables it creates, to $DB_LEDGER_ROLE, the only privilege of the aggregator's user. The running writers' user
+# reads and writes rows and nothing else. The *_test% databases are the integration tests'.
 # Names and passwords travel on the client's standard input, quoted as SQL strings.
 db_provision() {
-  local writer reader writer_password reader_password
+  local owner writer reader owner_password writer_password reader_password
+  owner=$(sql_string "$(account_user database-owner)")@'127.0.0.1'
   writer=$(sql_string "$(account_user database-writer)")@'127.0.0.1'
   reader=$(sql_string "$(account_user database-reader)")@'127.0.0.1'
+  owner_password=$(sql_string "$(jq -r '.["database-owner"].password' "$ACCOUNTS")")
   writer_password=$(sql_string "$(jq -r '.["database-writer"].password' "$ACCOUNTS")")
   reader_password=$(sql_string "$(jq -r '.["database-reader"].password' "$ACCOUNTS")")
   mariadb --defaults-file="$DB_CNF" -uroot <<EOF
 CREATE DATABASE IF NOT EXISTS \`$DB_NAME\` CHARACTER SET utf8mb4;
+CREATE USER IF NOT EXISTS $owner IDENTIFIED VIA mysql_native_password USING PASSWORD($owner_password);
+ALTER USER $owner IDENTIFIED VIA mysql_native_password USING PASSWORD($owner_password);
+GRANT ALL PRIVILEGES ON \`$DB_NAME\`.* TO $owner WITH GRANT OPTION;
+GRANT ALL PRIVILEGES ON \`${DB_NAME}\\_test%\`.* TO $owner WITH GRANT OPTION;
 CREATE USER IF NOT EXISTS $writer IDENTIFIED VIA mysql_native_password USING PASSWORD($writer_password);
 ALTER USER $writer IDENTIFIED VIA mysql_native_password USING PASSWORD($writer_password);
-GRANT ALL PRIVILEGES ON \`$DB_NAME\`.* TO $writer WITH GRANT OPTION;
-GRANT ALL PRIVILEGES ON \`${DB_NAME}\\_test%\`.* TO $writer WITH GRANT OPTION;
+REVOKE ALL PRIVILEGES, GRANT OPTION FROM $writer;
+GRANT SELECT, INSERT, UPDATE, DELETE ON \`$DB_NAME\`.* TO $writer;
+GRANT SELECT, INSERT, UPDATE, DELETE ON \`${DB_NAME}\\_test%\`.* TO $writer;
 CREATE ROLE IF NOT EXISTS $DB_LEDGER_ROLE;
 CREATE USER IF NOT EXISTS $reader IDENTIFIED VIA mysql_native_password USING PASSWORD($reader_password);
 ALTER USER $reader IDENTIFIED VIA mysql_native_password USING PASSWORD($reader_password);

@@ -13,14 +13,14 @@ namespace Supermarket.PurchasesWriter;
 
 public static class PurchaseRecordingSetup
 {
-    /// <summary>Everything the Purchases writer runs: schema migration, then the purchase consumers, the
-    /// idempotency-key claims and the purchase history questions, on the queues their definitions name.
+    /// <summary>Everything the Purchases writer runs: a check that the schema is current, then the purchase consumers,
+    /// the idempotency-key claims and the purchase history questions, on the queues their definitions name.
     /// A method of its own so the integration tests host exactly what Program.cs hosts.</summary>
     public static IHostApplicationBuilder AddPurchaseRecording(this IHostApplicationBuilder builder)
     {
-        // Hosted services start in registration order: the schema is in place before the bus starts consuming.
+        // Hosted services start in registration order: the schema is checked before the bus starts consuming.
         builder.Services.AddValidatedOptions<DatabaseOptions>(builder.Configuration, DatabaseOptions.Section);
-        builder.Services.AddHostedService<SchemaMigration>();
+        builder.Services.AddHostedService<SchemaIsCurrent>();
         builder.Services.AddValidatedOptions<WriterOptions>(builder.Configuration, WriterOptions.Section)
             .Validate<IOptions<DatabaseOptions>, IOptions<HistoryOptions>>(
                 (writer, database, history) => (2 * writer.BatchConcurrency) + history.Value.ConcurrentQueries <= database.Value.MaxConnections,
@@ -42,5 +42,15 @@ public static class PurchaseRecordingSetup
             bus.AddConsumer<PurchaseHistoryQueries, PurchaseHistoryQueriesDefinition>();
         });
         return builder;
+    }
+
+    /// <summary>The migration step instead of a writer (<see cref="SchemaMigration"/>): run it, then end.</summary>
+    public static async Task MigrateSchemaAsync(this IHostApplicationBuilder builder, CancellationToken cancellationToken = default)
+    {
+        builder.Services.AddValidatedOptions<DatabaseOptions>(builder.Configuration, DatabaseOptions.Section);
+        builder.Services.AddValidatedOptions<WriterOptions>(builder.Configuration, WriterOptions.Section);
+        builder.Services.AddSingleton<SchemaMigration>();
+        using var services = builder.Services.BuildServiceProvider();
+        await services.GetRequiredService<SchemaMigration>().MigrateAsync(cancellationToken);
     }
 }

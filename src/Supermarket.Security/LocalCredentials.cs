@@ -12,6 +12,8 @@ namespace Supermarket.Security;
 /// </summary>
 public static class LocalCredentials
 {
+    private const int MinimumKeyBytes = 32;
+
     /// <summary>A new signing key: base64 of 48 random bytes.</summary>
     public static string NewSigningKey() => Convert.ToBase64String(RandomNumberGenerator.GetBytes(48));
 
@@ -48,11 +50,18 @@ public static class LocalCredentials
         });
     }
 
-    private static SymmetricSecurityKey Key(string base64)
+    /// <summary>Whether <paramref name="base64"/> can sign: base64 of at least 32 bytes (HMAC-SHA256's key size).</summary>
+    public static bool IsUsableKey(string base64)
     {
-        var bytes = Convert.FromBase64String(base64);
-        return bytes.Length >= 32
-            ? new SymmetricSecurityKey(bytes)
-            : throw new InvalidOperationException($"{AuthOptions.Section}:{nameof(AuthOptions.SigningKey)} must be at least 32 bytes (base64).");
+        var bytes = new byte[((base64.Length * 3) / 4) + 3];
+        return Convert.TryFromBase64String(base64, bytes, out var length) && length >= MinimumKeyBytes;
     }
+
+    private static SymmetricSecurityKey Key(string base64) =>
+        IsUsableKey(base64)
+            ? new SymmetricSecurityKey(Convert.FromBase64String(base64))
+            : throw new InvalidOperationException(UnusableKey);
+
+    public static string UnusableKey { get; } =
+        $"{AuthOptions.Section}:{nameof(AuthOptions.SigningKey)} must be base64 of at least {MinimumKeyBytes} bytes (./run.sh makes one: README, \"Security\").";
 }

@@ -47,8 +47,9 @@ public sealed class InfraTests
 
         Assert.Equal(["Supermarket.Api", "Supermarket.PurchasesWriter", "Supermarket.SalesAggregator"], apps.Order());
         Assert.All(apps, app => Assert.Contains(app, ComposeFile.BuiltApps()));
-        var hook = azure.Select(line => line.Trim()).Single(line => line.StartsWith("run: ", StringComparison.Ordinal))["run: ".Length..];
-        Assert.True(File.Exists(Path.Combine(ComposeFile.RepositoryRoot(), hook)), $"azure.yaml's hook {hook} does not exist");
+        var hooks = azure.Select(line => line.Trim()).Where(line => line.StartsWith("run: ", StringComparison.Ordinal)).Select(line => line["run: ".Length..]).ToList();
+        Assert.Equal(["infra/hooks/migrate-schema.sh", "infra/hooks/mysql-users.sh"], hooks.Order());
+        Assert.All(hooks, hook => Assert.True(File.Exists(Path.Combine(ComposeFile.RepositoryRoot(), hook)), $"azure.yaml's hook {hook} does not exist"));
     }
 
     private static async Task<(int Exit, string Output, string Errors)> BicepAsync(params string[] arguments)

@@ -29,7 +29,8 @@ public static class AccessSetup
     {
         builder.Services.AddValidatedOptions<AuthOptions>(builder.Configuration, AuthOptions.Section)
             .Validate(auth => !auth.RequireForCourseApi || auth.AcceptsCredentials,
-                "Auth:RequireForCourseApi needs Auth:SigningKey or Auth:Authority: without either no credential could be accepted.");
+                "Auth:RequireForCourseApi needs Auth:SigningKey or Auth:Authority: without either no credential could be accepted.")
+            .Validate(auth => string.IsNullOrEmpty(auth.SigningKey) || LocalCredentials.IsUsableKey(auth.SigningKey), LocalCredentials.UnusableKey);
         builder.Services.AddAuthentication(JwtBearerDefaults.AuthenticationScheme).AddJwtBearer();
         builder.Services.AddOptions<JwtBearerOptions>(JwtBearerDefaults.AuthenticationScheme).Configure<IOptions<AuthOptions>>((bearer, auth) =>
         {

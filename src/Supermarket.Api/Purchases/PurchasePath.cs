@@ -1,6 +1,7 @@
 using System.Globalization;
 using Supermarket.Api.Problems;
 using Supermarket.Contracts.Catalog;
+using Supermarket.Contracts.Purchases;
 
 namespace Supermarket.Api.Purchases;
 
@@ -36,8 +37,13 @@ public static class PurchasePath
             return new InputError(field, "must have 8 digits, as yyyyMMdd.");
         }
 
-        return DateOnly.TryParseExact(text, "yyyyMMdd", CultureInfo.InvariantCulture, DateTimeStyles.None, out day)
+        if (!DateOnly.TryParseExact(text, "yyyyMMdd", CultureInfo.InvariantCulture, DateTimeStyles.None, out day))
+        {
+            return new InputError(field, "must be a real calendar date, as yyyyMMdd.");
+        }
+
+        return day >= PurchaseDates.Earliest && day <= PurchaseDates.Latest
             ? null
-            : new InputError(field, "must be a real calendar date, as yyyyMMdd.");
+            : new InputError(field, $"must be between {PurchaseDates.Earliest:yyyyMMdd} and {PurchaseDates.Latest:yyyyMMdd}, the dates storage holds.");
     }
 }

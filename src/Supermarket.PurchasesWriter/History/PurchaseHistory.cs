@@ -17,9 +17,9 @@ namespace Supermarket.PurchasesWriter.History;
 /// </summary>
 public sealed class PurchaseHistory(IOptions<DatabaseOptions> options) : IPurchaseHistory
 {
-    // MySQL's DATE range: no bound given is every date.
-    private static readonly DateOnly Earliest = new(1000, 1, 1);
-    private static readonly DateOnly Latest = new(9999, 12, 31);
+    // No bound given is every date storage holds.
+    private static readonly DateOnly Earliest = PurchaseDates.Earliest;
+    private static readonly DateOnly Latest = PurchaseDates.Latest;
 
     private static readonly string StoreFirstPage = PageSql("store_id", afterPosition: false);
     private static readonly string StoreNextPage = PageSql("store_id", afterPosition: true);

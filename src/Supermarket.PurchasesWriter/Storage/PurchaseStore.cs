@@ -73,6 +73,13 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, WriterMetri
                 // The transaction began in the command text, so nothing else ends it: a pooled connection returned
                 // with it open would commit its first statements with the next BEGIN.
                 await RollBackAsync(connection);
+                if (exception is MySqlException { ErrorCode: MySqlErrorCode.PacketTooLarge } && pending.Count > 1)
+                {
+                    // Back to the pool first: the halves take connections of their own.
+                    await connection.CloseAsync();
+                    return await WriteInHalvesAsync(pending, cancellationToken);
+                }
+
                 if (exception is not MySqlException { Number: DuplicateKey })
                 {
                     throw;
@@ -94,6 +101,19 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, WriterMetri
         }
 
         return 0;
+    }
+
+    /// <summary>
+    /// MariaDB refuses a command larger than its max_allowed_packet, however often it is sent: the batch is stored as
+    /// two transactions instead, each with its own ledger entry, halved again while still too large. A single purchase
+    /// always fits a server that holds the catalog's largest (CatalogOptions.LargestStoredLines); one that does not is
+    /// the database's setting, reported as the database away, and waits in its retries until it is raised.
+    /// </summary>
+    private async Task<int> WriteInHalvesAsync(List<PurchaseRecorded> purchases, CancellationToken cancellationToken)
+    {
+        logger.LogWarning("A transaction of {Count} purchases is larger than the database's max_allowed_packet; storing it in halves", purchases.Count);
+        var half = purchases.Count / 2;
+        return await WriteAsync(purchases[..half], cancellationToken) + await WriteAsync(purchases[half..], cancellationToken);
     }
 
     /// <summary>No purchase of the batch is stored, so the duplicate was a seq: the head fell behind the ledger.</summary>

@@ -8,18 +8,22 @@ using Supermarket.PurchasesWriter.Recording;
 namespace Supermarket.PurchasesWriter.Storage;
 
 /// <summary>
-/// Brings the schema up to date before the writer consumes anything: each numbered script in Storage/Migrations
-/// that <c>schema_versions</c> does not list yet is applied, in order, and then listed. Only the writer does this: it
-/// owns the tables. Writers that start together take turns through a named lock, so each script runs once; one that
-/// cannot get the lock in time stops instead of migrating without it.
+/// Brings the schema up to date, as a step of its own before the writers start (<c>Supermarket.PurchasesWriter
+/// migrate</c>, run with the schema owner's database account): each numbered script in Storage/Migrations that
+/// <c>schema_versions</c> does not list yet is applied, in order, and then listed. The running writers' account may
+/// only read and write rows (README, "Security"), and a writer checks at start that the schema is current
+/// (<see cref="SchemaIsCurrent"/>). Migration steps that run together take turns through a named lock, so each script
+/// runs once; one that cannot get the lock in time stops instead of migrating without it.
 /// </summary>
 public sealed class SchemaMigration(IOptions<DatabaseOptions> options, IOptions<WriterOptions> writer, ILogger<SchemaMigration> logger)
-    : IHostedService
 {
+    /// <summary>The first argument that makes the writer's program this step instead of a writer.</summary>
+    public const string Command = "migrate";
+
     private const string MigrationsFolder = "Supermarket.PurchasesWriter.Storage.Migrations.";
     private const int LinesPerBackfillEntry = 50_000;
 
-    public async Task StartAsync(CancellationToken cancellationToken)
+    public async Task MigrateAsync(CancellationToken cancellationToken)
     {
         var connectionString = new MySqlConnectionStringBuilder(options.Value.PooledConnectionString()) { DefaultCommandTimeout = 3600 };
         await using var connection = new MySqlConnection(connectionString.ConnectionString);
@@ -30,7 +34,7 @@ public sealed class SchemaMigration(IOptions<DatabaseOptions> options, IOptions<
                 new { seconds = (int)Math.Ceiling(wait.TotalSeconds) }) != 1)
         {
             throw new InvalidOperationException(
-                $"The schema lock 'supermarket_schema' was not free within Writer:SchemaLockWait ({wait}): another writer is migrating this database. This writer stops rather than migrate beside it; start it again once that one is running.");
+                $"The schema lock 'supermarket_schema' was not free within Writer:SchemaLockWait ({wait}): another migration step is migrating this database. This one stops rather than migrate beside it; run it again once that one has ended.");
         }
 
         try
@@ -64,8 +68,6 @@ public sealed class SchemaMigration(IOptions<DatabaseOptions> options, IOptions<
         }
     }
 
-    public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
-
     /// <summary>The embedded scripts, by the number their file name starts with.</summary>
     public static IReadOnlyList<(int Version, string Name)> Migrations() =>
         [.. typeof(SchemaMigration).Assembly.GetManifestResourceNames()
@@ -75,7 +77,7 @@ public sealed class SchemaMigration(IOptions<DatabaseOptions> options, IOptions<
             .OrderBy(migration => migration.Version)];
 
     /// <summary>A database from before the ledger holds purchases no entry covers: their sums become the first
-    /// entries, in one transaction with nothing else writing (the writer has not started consuming yet). Part of
+    /// entries, in one transaction with nothing else writing (no writer of this version runs before the step ends). Part of
     /// migration 1, which created the ledger; it reads the lines where they were then, in purchase_items.</summary>
     private async Task BackfillLedgerAsync(MySqlConnection connection, CancellationToken cancellationToken)
     {

@@ -43,6 +43,26 @@ public sealed class LeastPrivilegeTests(SupermarketSystem system)
     }
 
     [Fact]
+    public async Task The_writers_database_user_reads_and_writes_rows_and_cannot_change_the_schema()
+    {
+        _ = system.WriterUrl;
+        await using var writer = new MySqlConnection(TestSettings.ConnectionString());
+
+        var grants = string.Join("\n", await writer.QueryAsync<string>("SHOW GRANTS"));
+        Assert.Matches(@"GRANT SELECT, INSERT, UPDATE, DELETE ON `supermarket\\?_test%`", grants);
+        foreach (var privilege in new[] { "ALL PRIVILEGES", "CREATE", "DROP", "ALTER", "INDEX", "TRIGGER", "GRANT OPTION" })
+        {
+            Assert.DoesNotContain(privilege, grants, StringComparison.Ordinal);
+        }
+
+        foreach (var ddl in new[] { "ALTER TABLE purchases ADD COLUMN extra INT", "CREATE TABLE extra (id INT)", "DROP TABLE idempotency_keys" })
+        {
+            var refused = await Assert.ThrowsAsync<MySqlException>(() => writer.ExecuteAsync(ddl));
+            Assert.Equal(TableAccessDenied, refused.Number);
+        }
+    }
+
+    [Fact]
     public async Task The_APIs_broker_user_can_neither_delete_nor_purge_nor_consume_the_writers_queue()
     {
         // The running writer has declared its queue; what the API's user is refused is the right, not a missing queue.

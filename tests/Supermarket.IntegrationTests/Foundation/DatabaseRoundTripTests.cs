@@ -11,9 +11,8 @@ public sealed class DatabaseRoundTripTests
     public async Task A_row_written_with_Dapper_reads_back_unchanged()
     {
         await RealServices.PrepareAsync();
+        await TestDatabase.ExecuteAsOwnerAsync("CREATE TABLE IF NOT EXISTS round_trip (id INT PRIMARY KEY, name VARCHAR(50), at DATETIME(6))");
         await using var connection = new MySqlConnection(TestSettings.ConnectionString());
-        await connection.ExecuteAsync(
-            "CREATE TABLE IF NOT EXISTS round_trip (id INT PRIMARY KEY, name VARCHAR(50), at DATETIME(6))");
         var at = new DateTime(2021, 1, 1, 12, 34, 56, 789, DateTimeKind.Unspecified);
         var id = Random.Shared.Next(1, int.MaxValue);
 

@@ -107,6 +107,16 @@ public sealed class SupermarketSystem : IAsyncLifetime
             _ => StartWorkerAsync(builder => builder.AddSalesAggregation(), TestSettings.AggregatorAccounts(), settings, untilBusStarted),
         };
 
+    /// <summary>The migration step, as the writer's Program.cs runs it with <c>migrate</c>: as the schema owner, with
+    /// <paramref name="settings"/> on top.</summary>
+    public static Task MigrateSchemaAsync(Dictionary<string, string?> settings)
+    {
+        var builder = WebApplication.CreateSlimBuilder();
+        builder.Configuration.AddInMemoryCollection(TestSettings.OwnerAccounts());
+        builder.Configuration.AddInMemoryCollection(settings);
+        return builder.MigrateSchemaAsync();
+    }
+
     /// <summary>A worker as its Program.cs hosts it (service defaults, its services, the default endpoints), on
     /// a port of its own, as the <paramref name="accounts"/> given (which <paramref name="settings"/> may override).
     /// By default the start waits for its bus: MassTransit cannot stop a bus that is still

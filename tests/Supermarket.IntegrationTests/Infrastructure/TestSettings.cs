@@ -36,6 +36,9 @@ public static class TestSettings
     public static string ConnectionString(string database = DatabaseName) => Connect(DatabaseAt(database), Accounts.DatabaseWriter);
 
     /// <summary>MySQL as the aggregator's user, which may read the sales ledger only.</summary>
+    /// <summary>The schema owner's: what only the migration step does (and the tests' resets, triggers, grants).</summary>
+    public static string OwnerConnectionString(string database = DatabaseName) => Connect(DatabaseAt(database), Accounts.DatabaseOwner);
+
     public static string ReaderConnectionString() => Connect(DatabaseAt(), Accounts.DatabaseReader);
 
     private static string Connect(string database, Account account) =>
@@ -43,6 +46,12 @@ public static class TestSettings
 
     /// <summary>Each service's own users, as scripts/apps.sh gives them.</summary>
     public static Dictionary<string, string?> ApiAccounts() => AccountsOf(Accounts.BrokerApi, null);
+
+    public static Dictionary<string, string?> OwnerAccounts() => new()
+    {
+        ["Database:User"] = Accounts.DatabaseOwner.User,
+        ["Database:Password"] = Accounts.DatabaseOwner.Password,
+    };
 
     public static Dictionary<string, string?> WriterAccounts() => AccountsOf(Accounts.BrokerWriter, Accounts.DatabaseWriter);
 

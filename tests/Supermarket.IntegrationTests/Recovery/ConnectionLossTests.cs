@@ -20,7 +20,7 @@ public sealed class ConnectionLossTests(SupermarketSystem system)
 
         // Hold the writer inside its transaction (and a history question inside its query) with a table lock, so
         // that the connection dies under messages it has taken but not yet acknowledged or answered.
-        await using var locker = new MySqlConnection(TestSettings.ConnectionString());
+        await using var locker = new MySqlConnection(TestSettings.OwnerConnectionString());
         await locker.OpenAsync();
         await locker.ExecuteAsync("LOCK TABLES purchases WRITE, idempotency_keys WRITE");
         Guid[] inFlight;
@@ -79,7 +79,7 @@ public sealed class ConnectionLossTests(SupermarketSystem system)
         Guid[] inFlight;
         Dictionary<string, uint> consumers;
         var consumerBackWithin = TimeSpan.FromSeconds(45);
-        await using var locker = new MySqlConnection(TestSettings.ConnectionString());
+        await using var locker = new MySqlConnection(TestSettings.OwnerConnectionString());
         await locker.OpenAsync();
         await locker.ExecuteAsync("LOCK TABLES purchases WRITE");
         try

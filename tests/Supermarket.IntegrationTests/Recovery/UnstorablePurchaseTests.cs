@@ -18,7 +18,7 @@ public sealed class UnstorablePurchaseTests(SupermarketSystem system)
         var aside = Topology.UnstorablePurchasesQueue;
         var errors = Topology.PurchasesWriterQueue + "_error";
         var (asideBefore, errorsBefore) = (await BrokerManagement.MessagesAsync(aside), await BrokerManagement.MessagesAsync(errors));
-        await TestDatabase.ExecuteAsync($"""
+        await TestDatabase.ExecuteAsOwnerAsync($"""
             CREATE TRIGGER refuse_store_{RefusedStore} BEFORE INSERT ON purchases FOR EACH ROW
             IF NEW.store_id = {RefusedStore} THEN SIGNAL SQLSTATE '22003' SET MESSAGE_TEXT = 'store {RefusedStore} refused by the test'; END IF
             """);
@@ -42,7 +42,7 @@ public sealed class UnstorablePurchaseTests(SupermarketSystem system)
         }
         finally
         {
-            await TestDatabase.ExecuteAsync($"DROP TRIGGER IF EXISTS refuse_store_{RefusedStore}");
+            await TestDatabase.ExecuteAsOwnerAsync($"DROP TRIGGER IF EXISTS refuse_store_{RefusedStore}");
         }
 
         // The cause fixed, the documented command puts it back on the writer's path: stored and counted once.
