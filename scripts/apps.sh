@@ -46,7 +46,7 @@ with_signing_key() { Auth__SigningKey=$(<"$SIGNING_KEY_FILE") "$@"; }
 # made on this machine, given in its environment: never on a command line.
 ACCOUNTS=$STATE/accounts.json
 use_accounts() { # project
-  local broker database=""
+  local broker="" database=""
   # Inherited from a command that issues credentials (the chaos run restarts workers through scripts/faults.sh).
   unset Auth__SigningKey
   case $1 in
@@ -57,6 +57,9 @@ use_accounts() { # project
       ;;
     PurchasesWriter) broker="broker-writer" database="database-writer" ;;
     SchemaMigration) database="database-owner" ;;
+    # The writer of the release before the newest migration (the chaos run's rolling-upgrade): it migrated at its own
+    # start, as the schema's owner, as the deployments of its day ran it.
+    PreviousPurchasesWriter) broker="broker-writer" database="database-owner" ;;
     SalesAggregator) broker="broker-aggregator" database="database-reader" ;;
   esac
   if [ -n "$broker" ]; then

@@ -2,6 +2,8 @@
 # The chaos run's faults (the run itself is the load test's `chaos` command: ./run.sh chaos --help). Each scenario is
 # a fault, its repair, and a probe that passes once the repaired part works again:
 #
+#   scripts/faults.sh [--in-containers] prepare SCENARIO     what the fault needs, before its day (rolling-upgrade:
+#                                                            building the previous writer)
 #   scripts/faults.sh [--in-containers] inject SCENARIO      the fault
 #   scripts/faults.sh [--in-containers] repair SCENARIO      undo it (local processes only: in containers podman's
 #                                                            restart policies and the health checks repair)
@@ -9,7 +11,9 @@
 #
 # Local scenarios: rabbitmq (the broker stopped), leader-kill and follower-kill (SIGKILL the cluster node that leads
 # the writer's queue, or one that does not), node-pause (SIGSTOP the leader, then SIGCONT), writer, aggregator and api
-# (the process SIGKILLed, then started again), mariadb and db-outage (MariaDB stopped), db-stall (MariaDB SIGSTOPped),
+# (the process SIGKILLed, then started again), rebuild (every ledger entry's stored_at moved, as a restore of a backup
+# taken this instant: the aggregator rebuilds), mariadb and db-outage (MariaDB stopped), db-stall (MariaDB SIGSTOPped),
+# rolling-upgrade (the writer of the release before the newest migration started beside today's, then stopped),
 # late-retry (no fault). In containers: broker-node-kill, writer-kill, aggregator-restart, mariadb-restart.
 # The system runs as ./run.sh (or scripts/containers.sh) brought it up; BROKER_NODES, API_REPLICAS and WRITERS say
 # its topology, as ./run.sh exports them. What inject learns for repair (the node it hit) is kept in .local/faults/.
@@ -22,7 +26,8 @@ FAULTS=$STATE/faults
 mkdir -p "$FAULTS"
 
 services() { "$ROOT/scripts/services.sh" "$@"; }
-stored_rows() { mariadb --defaults-file="$STATE/mariadb/my.cnf" -uroot -N -e "SELECT COUNT(*) FROM supermarket.purchases" 2>/dev/null || echo 0; }
+database() { mariadb --defaults-file="$STATE/mariadb/my.cnf" -uroot -N --database=supermarket -e "$1"; } # SQL, as the operator
+stored_rows() { database "SELECT COUNT(*) FROM purchases" 2>/dev/null || echo 0; }
 writers_ready() { local name; for name in $(writer_names); do curl -fsS "$(app_url "$name")/health/ready" || return 1; done; }
 apis_ready() { local name; for name in $(api_names); do curl -fsS "$(app_url "$name")/health/ready" || return 1; done; }
 
@@ -34,6 +39,43 @@ target_node() { # scenario
 }
 node() { cat "$FAULTS/node"; }
 
+# The writer as it was before the newest migration (the parent of the last commit that changed its Migrations folder),
+# built from git into the local state: a rolling upgrade across a schema change runs it beside today's.
+PREVIOUS_WRITER=$STATE/previous-writer
+previous_writer_build() {
+  local changed
+  changed=$(git -C "$ROOT" log -1 --format=%H -- src/Supermarket.PurchasesWriter/Storage/Migrations)
+  rm -rf "$PREVIOUS_WRITER" && mkdir -p "$PREVIOUS_WRITER"
+  git -C "$ROOT" archive "$changed^" | tar -x -C "$PREVIOUS_WRITER"
+  log "building the writer of ${changed:0:7}^ (before the newest migration) in $PREVIOUS_WRITER"
+  dotnet build "$PREVIOUS_WRITER/src/Supermarket.PurchasesWriter" -c Release -v q -nologo >"$PREVIOUS_WRITER/build.log" 2>&1 \
+    || die "building the previous writer failed; see $PREVIOUS_WRITER/build.log"
+}
+previous_writer_url() { echo "http://127.0.0.1:$(($(app_port PurchasesWriter) + 50))"; }
+previous_writer_start() {
+  local url
+  url=$(previous_writer_url)
+  (use_accounts PreviousPurchasesWriter && cd "$PREVIOUS_WRITER/src/Supermarket.PurchasesWriter/bin/Release/net10.0" \
+    && exec setsid dotnet Supermarket.PurchasesWriter.dll --urls "$url" >>"$LOGS/PreviousPurchasesWriter.log" 2>&1 </dev/null) &
+  echo $! >"$PIDS/PreviousPurchasesWriter.pid"
+  wait_ready 120 "$url" PreviousPurchasesWriter
+}
+
+# Stopped once it has stored purchases beside today's writer: a rolling upgrade where it took nothing proves nothing.
+previous_writer_stop() {
+  local stored
+  stored=$(curl -fsS "$(previous_writer_url)/metrics" | awk '/^supermarket_writer_purchases_stored_total/ { sum += $2 } END { print sum + 0 }')
+  stop_app PreviousPurchasesWriter
+  log "the previous writer stored $stored purchases beside today's"
+  [ "$stored" -gt 0 ] || die "the previous writer stored nothing while it ran beside today's"
+}
+
+prepare() { # scenario
+  case $1 in
+    rolling-upgrade) previous_writer_build ;;
+    *) ;;
+  esac
+}
 inject() { # scenario
   case $1 in
     rabbitmq) services rabbit-down ;;
@@ -47,9 +89,15 @@ inject() { # scenario
       services rabbit-node-pause "$(node)" ;;
     writer) stop_app PurchasesWriter KILL ;;
     aggregator) stop_app SalesAggregator KILL ;;
+    # A restore of a backup taken this instant, as the aggregator tells one: the same entries, each stored_at another.
+    # Under the ledger head's lock, so no entry commits meanwhile: the entry the aggregator counted last has moved.
+    rebuild)
+      database "BEGIN; UPDATE ledger_head SET last_seq = last_seq WHERE id = 1;
+        UPDATE sales_ledger SET stored_at = stored_at + INTERVAL 1 MICROSECOND; COMMIT;" ;;
     mariadb | db-outage) services db-down ;;
     db-stall) services db-pause ;;
     api) stop_app Api-1 KILL ;;
+    rolling-upgrade) previous_writer_start ;;
     late-retry) ;;
     *) die "no such scenario: $1" ;;
   esac
@@ -61,10 +109,12 @@ repair() { # scenario
     node-pause) services rabbit-node-resume "$(node)" ;;
     writer) start_app PurchasesWriter ;;
     aggregator) start_app SalesAggregator ;;
+    rebuild) ;;
     # Rows right after the restart: the writer's next retry (up to Writer:RetryMaxInterval away) makes the count grow.
     mariadb | db-outage) services db-up; stored_rows >"$FAULTS/rows-at-repair" ;;
     db-stall) services db-resume; stored_rows >"$FAULTS/rows-at-repair" ;;
     api) start_app Api-1 ;;
+    rolling-upgrade) previous_writer_stop ;;
     late-retry) ;;
     *) die "no such scenario: $1" ;;
   esac
@@ -75,8 +125,8 @@ recovered() { # scenario
     rabbitmq) apis_ready && services rabbit-consumed ;;
     # The node is back in the cluster, every queue has all its members again, and every worker consumes.
     leader-kill | follower-kill | node-pause) services rabbit-cluster-whole && apis_ready && services rabbit-consumed ;;
-    writer) writers_ready ;;
-    aggregator) curl -fsS "$API_URL/items/store/1" ;;
+    writer | rolling-upgrade) writers_ready ;;
+    aggregator | rebuild) curl -fsS "$API_URL/items/store/1" ;;
     mariadb | db-outage | db-stall) [ "$(stored_rows)" -gt "$(cat "$FAULTS/rows-at-repair")" ] ;;
     api) curl -fsS "$(app_url Api-1)/health/ready" ;;
     late-retry) true ;;
@@ -130,13 +180,15 @@ container_recovered() { # scenario
 
 in_containers=0
 if [ "${1:-}" = --in-containers ]; then in_containers=1; shift; fi
-[ $# -eq 2 ] || die "usage: $0 [--in-containers] inject|repair|recovered SCENARIO"
+[ $# -eq 2 ] || die "usage: $0 [--in-containers] prepare|inject|repair|recovered SCENARIO"
 case $in_containers:$1 in
+  0:prepare) prepare "$2" ;;
   0:inject) inject "$2" ;;
   0:repair) repair "$2" ;;
   0:recovered) recovered "$2" ;;
+  1:prepare) ;;
   1:inject) container_inject "$2" ;;
   1:repair) ;;
   1:recovered) container_recovered "$2" ;;
-  *) die "usage: $0 [--in-containers] inject|repair|recovered SCENARIO" ;;
+  *) die "usage: $0 [--in-containers] prepare|inject|repair|recovered SCENARIO" ;;
 esac

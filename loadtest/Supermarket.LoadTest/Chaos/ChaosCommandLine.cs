@@ -71,7 +71,10 @@ public sealed class ChaosCommandLine
         string table;
         try
         {
-            (exitCode, table) = await new ChaosRun(options, faults, new LoadTestDays(options, repository, output), Console.Out).RunAsync(cancellationToken);
+            // Watched locally, where the course's API is open; the containers' needs an analyst's credential.
+            using var api = new HttpClient { BaseAddress = options.Url, Timeout = TimeSpan.FromSeconds(10) };
+            var answers = options.InContainers ? null : new ApiSalesAnswers(api);
+            (exitCode, table) = await new ChaosRun(options, faults, new LoadTestDays(options, repository, output), Console.Out, answers).RunAsync(cancellationToken);
         }
         catch (ArgumentException invalid)
         {

@@ -6,10 +6,11 @@ namespace Supermarket.LoadTest.Chaos;
 /// The chaos run: a day of load per scenario, with its fault injected after <see cref="ChaosOptions.FaultAfter"/>
 /// while the stores retry what it interrupts (bounded, honouring Retry-After, with Idempotency-Keys). After each day
 /// the load test verifies that every purchase that got a 201 is in MySQL, none is stored twice, and the aggregator's
-/// answers equal MySQL's sums. One table row per scenario; a loss, a duplicate, a mismatch, a purchase given up or a
-/// part that did not recover fails the run (exit code 1).
+/// answers equal MySQL's sums; while it runs, <paramref name="answers"/> (when given) are watched so that none goes
+/// back (<see cref="AnswerWatch"/>). One table row per scenario; a loss, a duplicate, a mismatch, an answer that went
+/// back, a purchase given up or a part that did not recover fails the run (exit code 1).
 /// </summary>
-public sealed class ChaosRun(ChaosOptions options, IFaults faults, IChaosDays days, TextWriter console)
+public sealed class ChaosRun(ChaosOptions options, IFaults faults, IChaosDays days, TextWriter console, ISalesAnswers? answers = null)
 {
     /// <summary>How often a repaired part is probed.</summary>
     public static readonly TimeSpan ProbeInterval = TimeSpan.FromMilliseconds(500);
@@ -35,6 +36,16 @@ public sealed class ChaosRun(ChaosOptions options, IFaults faults, IChaosDays da
         var arguments = scenario.DayArguments(options, index);
         console.WriteLine($"scenario {scenario.Name} ({scenario.Description}): {options.Stores} stores x {options.PurchasesPerHour} purchases/hour; "
             + $"fault after {options.FaultAfter.TotalSeconds:F0} s{(options.InContainers ? "" : $" for {scenario.FaultFor(options).TotalSeconds:F0} s")}");
+        try
+        {
+            await faults.PrepareAsync(scenario, cancellationToken);
+        }
+        catch (InvalidOperationException failure)
+        {
+            console.WriteLine(failure.Message);
+            return new ScenarioOutcome(scenario.Name, new DayOutcome(ExitCode: -1, Result: null, Log: "faults.log"), Recovery: null, FailedBefore: "its preparation failed");
+        }
+
         if (scenario.Name == ChaosScenario.LateRetry)
         {
             var first = await days.RunAsync($"{scenario.Name}-first", arguments, cancellationToken);
@@ -45,6 +56,8 @@ public sealed class ChaosRun(ChaosOptions options, IFaults faults, IChaosDays da
         }
 
         var day = days.RunAsync(scenario.Name, arguments, cancellationToken);
+        var watch = answers is null ? null : new AnswerWatch(answers, options.Stores);
+        var wentBack = watch?.WatchAsync(day, cancellationToken) ?? Task.FromResult<string?>(null);
         await Task.WhenAny(day, Task.Delay(options.FaultAfter, cancellationToken));
         if (day.IsCompleted)
         {
@@ -64,6 +77,7 @@ public sealed class ChaosRun(ChaosOptions options, IFaults faults, IChaosDays da
         {
             // The day still runs to its end, so it leaves nothing behind and its figures say what the fault did.
             console.WriteLine(failure.Message);
+            await wentBack;
             return new ScenarioOutcome(scenario.Name, await day, Recovery: null, FailedBefore: "the fault or its repair failed");
         }
 
@@ -73,7 +87,13 @@ public sealed class ChaosRun(ChaosOptions options, IFaults faults, IChaosDays da
             console.WriteLine($"{scenario.Name} did not recover within {options.RecoveryLimit.TotalSeconds:F0} s");
         }
 
-        return new ScenarioOutcome(scenario.Name, await day, recovery);
+        var outcome = new ScenarioOutcome(scenario.Name, await day, recovery, AnswerWentBack: await wentBack);
+        if (watch is not null)
+        {
+            console.WriteLine($"{scenario.Name}: {watch.Asked.Answered} sales answers watched ({watch.Asked.Unanswered} questions unanswered){(outcome.AnswerWentBack is { } back ? $"; an answer went back: {back}" : ", none went back")}");
+        }
+
+        return outcome;
     }
 
     /// <summary>From the repair (in containers, the fault) until the probe passes; null past the limit.</summary>

@@ -2,7 +2,7 @@ namespace Supermarket.LoadTest.Chaos;
 
 /// <summary>
 /// One fault injected into a day of load (scripts/faults.sh injects, repairs and probes it). Local processes: rabbitmq,
-/// writer, aggregator, mariadb, db-stall, api, late-retry by default, db-outage on request; on a three-node cluster
+/// writer, aggregator, rebuild, mariadb, db-stall, api, rolling-upgrade, late-retry by default, db-outage on request; on a three-node cluster
 /// leader-kill, follower-kill and node-pause. In containers: broker-node-kill, writer-kill, aggregator-restart,
 /// mariadb-restart.
 /// </summary>
@@ -17,9 +17,11 @@ public sealed record ChaosScenario(string Name, string Description, bool InConta
         new("rabbitmq", "RabbitMQ stopped, then started"),
         new("writer", "the Purchases writer SIGKILLed, then started"),
         new("aggregator", "the aggregator SIGKILLed mid-day: it restarts from its checkpoint and applies the backlog stored meanwhile"),
+        new("rebuild", "the database restored from a backup of this instant (the same ledger entries, each stored_at moved): the aggregator rebuilds its matrix from the whole ledger while it is asked questions, and answers none from a half-built one"),
         new("mariadb", "MariaDB stopped, then started"),
         new("db-stall", "MariaDB SIGSTOPped with transactions between their INSERT and their COMMIT, then SIGCONT"),
         new("api", "one of the API replicas SIGKILLed, then started", NeedsApiReplicas: true),
+        new("rolling-upgrade", "the writer of the release before the newest migration started beside today's (a rolling upgrade across a schema change), both consuming the same queue into the same ledger, then stopped: nothing set aside, lost or counted twice"),
         new(LateRetry, "the day sent once, then all of it again with the same keys, as tills retrying long after: nothing new may be stored or counted"),
         new(DatabaseOutage, "MariaDB down for the whole outage (--database-outage), keyed POSTs answered 503 meanwhile", ByDefault: false),
         new("leader-kill", "SIGKILL the node that leads the writer's queue, then start it again", NeedsCluster: true),

@@ -24,7 +24,7 @@ public static class ChaosTable
 
     public static string Row(ScenarioOutcome outcome)
     {
-        var verdict = outcome.Passed ? "passed" : "**FAILED**";
+        var verdict = outcome.Passed ? "passed" : outcome.AnswerWentBack is { } back ? $"**FAILED**: an answer went back ({back})" : "**FAILED**";
         if (outcome.FailedBefore is { } failure)
         {
             return $"| {outcome.Scenario} | {failure}, see {outcome.Day.Log} |||||||||||{verdict} |";

@@ -25,7 +25,7 @@ public sealed class ChaosRunTests
         var (exitCode, table) = await new ChaosRun(Quick with { Scenarios = ["writer"] }, faults, days, TextWriter.Null).RunAsync(CancellationToken.None);
 
         Assert.Equal(0, exitCode);
-        Assert.Equal(["day writer starts", "inject writer", "repair writer", "probe writer", "probe writer", "probe writer", "day writer ends"], events);
+        Assert.Equal(["prepare writer", "day writer starts", "inject writer", "repair writer", "probe writer", "probe writer", "probe writer", "day writer ends"], events);
         Assert.Contains("| writer | 100 | 100 | 0 | 0 | yes |", table, StringComparison.Ordinal);
         Assert.EndsWith("| passed |", table.TrimEnd(), StringComparison.Ordinal);
     }
@@ -67,7 +67,7 @@ public sealed class ChaosRunTests
             .RunAsync(CancellationToken.None);
 
         Assert.Equal(1, exitCode);
-        Assert.Equal(["day late-retry-first starts", "day late-retry-first ends"], events);
+        Assert.Equal(["prepare late-retry", "day late-retry-first starts", "day late-retry-first ends"], events);
         Assert.Contains("the first pass failed", table, StringComparison.Ordinal);
     }
 
@@ -81,7 +81,23 @@ public sealed class ChaosRunTests
             new ScriptedDays(events, faults, _ => Day(missing: 0)), TextWriter.Null).RunAsync(CancellationToken.None);
 
         Assert.Equal(0, exitCode);
-        Assert.Equal(["day writer-kill starts", "inject writer-kill", "probe writer-kill", "day writer-kill ends"], events);
+        Assert.Equal(["prepare writer-kill", "day writer-kill starts", "inject writer-kill", "probe writer-kill", "day writer-kill ends"], events);
+    }
+
+    [Fact]
+    public async Task A_scenario_whose_sales_answers_went_back_fails_though_its_day_verified()
+    {
+        var faults = new ScriptedFaults(new(), probesBeforeRecovery: 4);
+        var days = new ScriptedDays(new(), faults, _ => Day(missing: 0));
+        // A rebuild answered from while it ran: the position went back to the start of the ledger.
+        var answers = new ScriptedAnswers(new(1, 40, 90), new(1, 3, 4));
+
+        var (exitCode, table) = await new ChaosRun(Quick with { Scenarios = ["rebuild"], Stores = 1 }, faults, days, TextWriter.Null, answers)
+            .RunAsync(CancellationToken.None);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("| rebuild | 100 | 100 | 0 | 0 | yes |", table, StringComparison.Ordinal);
+        Assert.Contains("**FAILED**: an answer went back (store 1's answer counted through ledger entry 3, after store 1's had counted through 40)", table, StringComparison.Ordinal);
     }
 
     private static DayOutcome Day(long missing) => new(0, new RunResult
@@ -97,6 +113,8 @@ public sealed class ChaosRunTests
         private int _probes;
 
         public Task Recovered => _recovered.Task;
+
+        public Task PrepareAsync(ChaosScenario scenario, CancellationToken cancellationToken) => Record($"prepare {scenario.Name}");
 
         public Task InjectAsync(ChaosScenario scenario, CancellationToken cancellationToken) => Record($"inject {scenario.Name}");
 

@@ -7,7 +7,7 @@ public sealed class ChaosScenarioTests
     [Fact]
     public void By_default_each_deployment_and_topology_runs_its_own_scenarios()
     {
-        Assert.Equal(["rabbitmq", "writer", "aggregator", "mariadb", "db-stall", "api", "late-retry"], Names(new ChaosOptions()));
+        Assert.Equal(["rabbitmq", "writer", "aggregator", "rebuild", "mariadb", "db-stall", "api", "rolling-upgrade", "late-retry"], Names(new ChaosOptions()));
         Assert.Equal(["leader-kill", "follower-kill", "node-pause"], Names(new ChaosOptions { BrokerNodes = 3 }));
         Assert.Equal(["broker-node-kill", "writer-kill", "aggregator-restart", "mariadb-restart"], Names(new ChaosOptions { InContainers = true }));
     }
