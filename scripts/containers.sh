@@ -47,7 +47,9 @@ installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok
 
 install_podman() {
   local missing=() pkg
-  for pkg in podman runc mmdebstrap docker-compose curl jq openssl; do
+  # The dnsname plugin lets containers find each other by service name on compose's network (without it the network
+  # has no DNS: the RabbitMQ nodes never form their cluster and nothing reaches mariadb); podman does not pull it in.
+  for pkg in podman runc golang-github-containernetworking-plugin-dnsname mmdebstrap docker-compose curl jq openssl; do
     installed "$pkg" || missing+=("$pkg")
   done
   if [ ${#missing[@]} -gt 0 ]; then
@@ -129,6 +131,8 @@ ensure_env_file() {
       echo "MYSQL_WRITER_PASSWORD=$(random_secret)"
       echo "MYSQL_READER_USER=supermarket_reader"
       echo "MYSQL_READER_PASSWORD=$(random_secret)"
+      echo "MYSQL_VERIFIER_USER=supermarket_verifier"
+      echo "MYSQL_VERIFIER_PASSWORD=$(random_secret)"
       echo "MYSQL_ROOT_PASSWORD=$(random_secret)"
       echo "SUPERMARKET_SIGNING_KEY=$(head -c 48 /dev/urandom | base64 -w0)"
       echo "RABBITMQ_IMAGE=localhost/supermarket/rabbitmq:local"

@@ -120,6 +120,7 @@ accounts_ensure() {
   account database-owner "${MYSQL_OWNER_USER:-supermarket_owner}" "${MYSQL_OWNER_PASSWORD:-}"
   account database-writer "${MYSQL_USER:-supermarket}" "${MYSQL_PASSWORD:-}"
   account database-reader "${MYSQL_READER_USER:-supermarket_reader}" "${MYSQL_READER_PASSWORD:-}"
+  account database-verifier "${MYSQL_VERIFIER_USER:-supermarket_verifier}" "${MYSQL_VERIFIER_PASSWORD:-}"
 }
 
 account_user() { jq -er --arg k "$1" '.[$k].user' "$ACCOUNTS"; }
@@ -403,16 +404,19 @@ EOF
 # Users connect from 127.0.0.1 only (the server listens nowhere else). The schema owner's user, which only the
 # migration step uses, has all of the schema with the right to grant: migration 0005 grants SELECT on the sales ledger,
 # as the tables it creates, to $DB_LEDGER_ROLE, the only privilege of the aggregator's user. The running writers' user
-# reads and writes rows and nothing else. The *_test% databases are the integration tests'.
+# reads and writes rows and nothing else; the load test's verifier only reads them. The *_test% databases are the
+# integration tests'.
 # Names and passwords travel on the client's standard input, quoted as SQL strings.
 db_provision() {
-  local owner writer reader owner_password writer_password reader_password
+  local owner writer reader verifier owner_password writer_password reader_password verifier_password
   owner=$(sql_string "$(account_user database-owner)")@'127.0.0.1'
   writer=$(sql_string "$(account_user database-writer)")@'127.0.0.1'
   reader=$(sql_string "$(account_user database-reader)")@'127.0.0.1'
+  verifier=$(sql_string "$(account_user database-verifier)")@'127.0.0.1'
   owner_password=$(sql_string "$(jq -r '.["database-owner"].password' "$ACCOUNTS")")
   writer_password=$(sql_string "$(jq -r '.["database-writer"].password' "$ACCOUNTS")")
   reader_password=$(sql_string "$(jq -r '.["database-reader"].password' "$ACCOUNTS")")
+  verifier_password=$(sql_string "$(jq -r '.["database-verifier"].password' "$ACCOUNTS")")
   mariadb --defaults-file="$DB_CNF" -uroot <<EOF
 CREATE DATABASE IF NOT EXISTS \`$DB_NAME\` CHARACTER SET utf8mb4;
 CREATE USER IF NOT EXISTS $owner IDENTIFIED VIA mysql_native_password USING PASSWORD($owner_password);
@@ -424,6 +428,11 @@ ALTER USER $writer IDENTIFIED VIA mysql_native_password USING PASSWORD($writer_p
 REVOKE ALL PRIVILEGES, GRANT OPTION FROM $writer;
 GRANT SELECT, INSERT, UPDATE, DELETE ON \`$DB_NAME\`.* TO $writer;
 GRANT SELECT, INSERT, UPDATE, DELETE ON \`${DB_NAME}\\_test%\`.* TO $writer;
+CREATE USER IF NOT EXISTS $verifier IDENTIFIED VIA mysql_native_password USING PASSWORD($verifier_password);
+ALTER USER $verifier IDENTIFIED VIA mysql_native_password USING PASSWORD($verifier_password);
+REVOKE ALL PRIVILEGES, GRANT OPTION FROM $verifier;
+GRANT SELECT ON \`$DB_NAME\`.* TO $verifier;
+GRANT SELECT ON \`${DB_NAME}\\_test%\`.* TO $verifier;
 CREATE ROLE IF NOT EXISTS $DB_LEDGER_ROLE;
 CREATE USER IF NOT EXISTS $reader IDENTIFIED VIA mysql_native_password USING PASSWORD($reader_password);
 ALTER USER $reader IDENTIFIED VIA mysql_native_password USING PASSWORD($reader_password);

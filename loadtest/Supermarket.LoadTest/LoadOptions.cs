@@ -79,13 +79,14 @@ public sealed record LoadOptions
 
     /// <summary>MySQL, for the verification. Without a user of its own it connects as
     /// <c>SUPERMARKET_LOADTEST_DATABASE_USER</c> and <c>_PASSWORD</c> from the environment (the deployment), else as the
-    /// writer's account of this machine (scripts/services.sh): no password is typed on a command line.</summary>
+    /// verifier's account of this machine (scripts/services.sh), which may read the rows and nothing else: no password
+    /// is typed on a command line.</summary>
     public string Database
     {
         get
         {
             var connection = new MySqlConnector.MySqlConnectionStringBuilder(field);
-            if (connection.UserID.Length > 0 || (FromEnvironment("DATABASE") ?? Local.Value?.DatabaseWriter) is not { } account)
+            if (connection.UserID.Length > 0 || (FromEnvironment("DATABASE") ?? Local.Value?.DatabaseVerifier) is not { } account)
             {
                 return field;
             }

@@ -8,7 +8,7 @@ public sealed record Account(string User, string Password);
 /// <summary>
 /// The accounts <c>scripts/services.sh up</c> made on this machine (<c>.local/accounts.json</c>, mode 600): a broker
 /// user per service, the broker's monitoring and administrator users, the schema owner's database user (the migration
-/// step's), and the writer's and the aggregator's database users, each with a password made at random for this machine. Read by the tools that run beside a local system (the
+/// step's), the writer's and the aggregator's database users, the load test's read-only one, each with a password made at random for this machine. Read by the tools that run beside a local system (the
 /// load test, the integration tests); the services themselves are given theirs by <c>scripts/apps.sh</c>, in their
 /// environment.
 /// </summary>
@@ -24,6 +24,7 @@ public sealed class LocalAccounts(IReadOnlyDictionary<string, Account> accounts)
     public Account DatabaseOwner => this["database-owner"];
     public Account DatabaseWriter => this["database-writer"];
     public Account DatabaseReader => this["database-reader"];
+    public Account DatabaseVerifier => this["database-verifier"];
 
     private Account this[string key] => accounts.TryGetValue(key, out var account)
         ? account

@@ -24,6 +24,11 @@ public sealed class WriterOptions
     [Range(typeof(TimeSpan), "00:00:00.100", "00:10:00")]
     public TimeSpan RetryMaxInterval { get; set; } = TimeSpan.FromSeconds(10);
 
+    /// <summary>How long the migration step waits for the database to answer: a deployment starts it as soon as the
+    /// database reports healthy, which is not yet always reachable over the network; past it the step fails.</summary>
+    [Range(typeof(TimeSpan), "00:00:01", "01:00:00")]
+    public TimeSpan DatabaseWait { get; set; } = TimeSpan.FromMinutes(2);
+
     /// <summary>How long a starting writer waits for the schema lock while another writer migrates (a migration that
     /// back-fills a long history takes minutes). Past it the writer stops, saying so, rather than migrate without it.</summary>
     [Range(typeof(TimeSpan), "00:00:01", "1.00:00:00")]

@@ -26,8 +26,7 @@ public sealed class SchemaMigration(IOptions<DatabaseOptions> options, IOptions<
     public async Task MigrateAsync(CancellationToken cancellationToken)
     {
         var connectionString = new MySqlConnectionStringBuilder(options.Value.PooledConnectionString()) { DefaultCommandTimeout = 3600 };
-        await using var connection = new MySqlConnection(connectionString.ConnectionString);
-        await connection.OpenAsync(cancellationToken);
+        await using var connection = await OpenAsync(connectionString.ConnectionString, cancellationToken);
         var wait = writer.Value.SchemaLockWait;
         // 1: ours; 0: another writer held it the whole wait; NULL: an error. Only the first lets this writer migrate.
         if (await connection.ExecuteScalarAsync<int?>("SELECT GET_LOCK('supermarket_schema', @seconds)",
@@ -65,6 +64,34 @@ public sealed class SchemaMigration(IOptions<DatabaseOptions> options, IOptions<
         finally
         {
             await connection.ExecuteScalarAsync<int>("SELECT RELEASE_LOCK('supermarket_schema')");
+        }
+    }
+
+    /// <summary>The database, once it answers (Writer:DatabaseWait at most): a refused or failed connection is tried
+    /// again each second; a refused login or any other answer is final.</summary>
+    private async Task<MySqlConnection> OpenAsync(string connectionString, CancellationToken cancellationToken)
+    {
+        var deadline = DateTime.UtcNow + writer.Value.DatabaseWait;
+        while (true)
+        {
+            var connection = new MySqlConnection(connectionString);
+            try
+            {
+                await connection.OpenAsync(cancellationToken);
+                return connection;
+            }
+            catch (Exception exception)
+            {
+                await connection.DisposeAsync();
+                if (exception is not MySqlException { ErrorCode: MySqlErrorCode.UnableToConnectToHost } || DateTime.UtcNow >= deadline)
+                {
+                    throw;
+                }
+
+                logger.LogWarning("The database does not answer yet; trying again in 1 s: {Error}", exception.Message);
+            }
+
+            await Task.Delay(TimeSpan.FromSeconds(1), cancellationToken);
         }
     }
 

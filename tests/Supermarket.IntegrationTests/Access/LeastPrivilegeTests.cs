@@ -63,6 +63,21 @@ public sealed class LeastPrivilegeTests(SupermarketSystem system)
     }
 
     [Fact]
+    public async Task The_load_tests_database_user_reads_rows_and_changes_nothing()
+    {
+        _ = system.WriterUrl;
+        await using var verifier = new MySqlConnection(TestSettings.VerifierConnectionString());
+
+        Assert.True(await verifier.ExecuteScalarAsync<long>("SELECT COUNT(*) FROM purchases") >= 0);
+        Assert.True(await verifier.ExecuteScalarAsync<long>("SELECT COUNT(*) FROM sales_ledger") >= 0);
+        foreach (var change in new[] { "DELETE FROM purchases", "UPDATE ledger_head SET last_seq = 0", "INSERT INTO idempotency_keys VALUES (1, 'k', REPEAT('x', 32), UTC_TIMESTAMP(6))" })
+        {
+            var refused = await Assert.ThrowsAsync<MySqlException>(() => verifier.ExecuteAsync(change));
+            Assert.Equal(TableAccessDenied, refused.Number);
+        }
+    }
+
+    [Fact]
     public async Task The_APIs_broker_user_can_neither_delete_nor_purge_nor_consume_the_writers_queue()
     {
         // The running writer has declared its queue; what the API's user is refused is the right, not a missing queue.

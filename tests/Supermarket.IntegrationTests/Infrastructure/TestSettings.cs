@@ -39,6 +39,9 @@ public static class TestSettings
     /// <summary>The schema owner's: what only the migration step does (and the tests' resets, triggers, grants).</summary>
     public static string OwnerConnectionString(string database = DatabaseName) => Connect(DatabaseAt(database), Accounts.DatabaseOwner);
 
+    /// <summary>The load test's: reads rows, nothing else.</summary>
+    public static string VerifierConnectionString() => Connect(DatabaseAt(), Accounts.DatabaseVerifier);
+
     public static string ReaderConnectionString() => Connect(DatabaseAt(), Accounts.DatabaseReader);
 
     private static string Connect(string database, Account account) =>

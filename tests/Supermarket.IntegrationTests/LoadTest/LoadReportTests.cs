@@ -90,7 +90,7 @@ public sealed class LoadReportTests(SupermarketSystem system, ITestOutputHelper 
     private LoadOptions Options(string reports, params string[] args) => LoadOptions.Parse(
     [
         .. args, "--max-item-id", "50", "--plain", "--reports", reports, "--verify-timeout", "60",
-        "--database", TestSettings.ConnectionString(), "--broker-vhost", TestSettings.VirtualHost,
+        "--database", TestSettings.VerifierConnectionString(), "--broker-vhost", TestSettings.VirtualHost,
         "--workers", $"{system.WriterUrl},{system.AggregatorUrl}",
     ]);
 }

@@ -18,7 +18,7 @@ public sealed class TinyDayTests
     public async Task A_tiny_day_gets_only_201s_and_every_purchase_is_in_MySQL_and_the_matrix(bool tillsSignIn, string date)
     {
         var options = LoadOptions.Parse(["--stores", "6", "--purchases-per-hour", "4", "--date", date,
-            "--max-item-id", "50", "--database", TestSettings.ConnectionString(), "--verify-timeout", "60"]) with
+            "--max-item-id", "50", "--database", TestSettings.VerifierConnectionString(), "--verify-timeout", "60"]) with
         {
             // With the course's API closed, each store's till signs its POSTs in; analysts ask the sales questions.
             TillCredentials = tillsSignIn,
