@@ -130,11 +130,7 @@ public sealed class LedgerVisibilityTests(ITestOutputHelper output)
     private static async Task NewDatabaseAsync()
     {
         await RealServices.PrepareAsync();
-        await using (var server = new MySqlConnection(TestSettings.OwnerConnectionString(database: "information_schema")))
-        {
-            await server.ExecuteAsync($"DROP DATABASE IF EXISTS {Database}; CREATE DATABASE {Database}");
-        }
-
+        await TestDatabase.CreateEmptyAsync(Database);
         var settings = TestSettings.For();
         settings["Database:ConnectionString"] = TestSettings.DatabaseAt(Database);
         await SupermarketSystem.MigrateSchemaAsync(settings);

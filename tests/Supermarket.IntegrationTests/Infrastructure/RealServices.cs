@@ -95,11 +95,7 @@ public static class RealServices
 
     private static async Task ResetDatabaseAsync()
     {
-        await using (var connection = new MySqlConnection(TestSettings.OwnerConnectionString(database: "information_schema")))
-        {
-            await connection.ExecuteAsync($"DROP DATABASE IF EXISTS {TestSettings.DatabaseName}; CREATE DATABASE {TestSettings.DatabaseName}");
-        }
-
+        await TestDatabase.CreateEmptyAsync(TestSettings.DatabaseName);
         // As a deployment does: the migration step as the schema owner, before any writer starts.
         await SupermarketSystem.MigrateSchemaAsync(TestSettings.For());
     }

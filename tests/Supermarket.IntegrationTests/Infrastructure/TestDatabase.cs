@@ -82,6 +82,13 @@ public static class TestDatabase
         await connection.ExecuteAsync(sql);
     }
 
+    /// <summary>A database of its own for a test, empty, made (anew) by the schema owner.</summary>
+    public static async Task CreateEmptyAsync(string database)
+    {
+        await using var server = new MySqlConnection(TestSettings.OwnerConnectionString(database: "information_schema"));
+        await server.ExecuteAsync($"DROP DATABASE IF EXISTS {database}; CREATE DATABASE {database}");
+    }
+
     /// <summary>What only the schema owner may do (a trigger standing in for a constraint, say).</summary>
     public static async Task ExecuteAsOwnerAsync(string sql)
     {

@@ -46,8 +46,7 @@ public sealed class SchemaMigrationTests
     {
         var database = $"{TestSettings.DatabaseName}_{name}";
         await RealServices.PrepareAsync();
-        await using var server = new MySqlConnection(TestSettings.OwnerConnectionString(database: "information_schema"));
-        await server.ExecuteAsync($"DROP DATABASE IF EXISTS {database}; CREATE DATABASE {database}");
+        await TestDatabase.CreateEmptyAsync(database);
         return database;
     }
 
