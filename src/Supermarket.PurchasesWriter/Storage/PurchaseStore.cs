@@ -87,7 +87,7 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, WriterMetri
 
                 if (round == MaxDuplicateRounds)
                 {
-                    throw new SalesLedgerInconsistent($"A batch of {pending.Count} purchases met a duplicate key {round} times though the ledger's head was repaired and the stored purchases left out each time", exception);
+                    throw new SalesLedgerInconsistent($"A batch of {pending.Count} purchases met a duplicate key {round} times, with the stored purchases left out and the ledger's head not behind the ledger each time", exception);
                 }
             }
 
@@ -116,14 +116,15 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, WriterMetri
         return await WriteAsync(purchases[..half], cancellationToken) + await WriteAsync(purchases[half..], cancellationToken);
     }
 
-    /// <summary>No purchase of the batch is stored, so the duplicate was a seq: the head fell behind the ledger.</summary>
+    /// <summary>No purchase of the batch is stored, so the duplicate was a seq: the head fell behind the ledger. A head
+    /// found not behind was repaired meanwhile by another writer that met the same duplicate: the batch is simply tried
+    /// again, and a duplicate nothing explains ends, after <see cref="MaxDuplicateRounds"/>, as SalesLedgerInconsistent.</summary>
     private async Task RepairLedgerHeadAsync(MySqlConnection connection, CancellationToken cancellationToken)
     {
         var (before, after) = await SalesLedgerAppend.RepairHeadAsync(connection, cancellationToken);
         if (before == after)
         {
-            throw new SalesLedgerInconsistent(
-                $"A duplicate key that no stored purchase explains, while the ledger's head ({before}) is not behind the ledger");
+            return;
         }
 
         metrics.LedgerHeadRepaired();
