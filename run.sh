@@ -1,76 +1,109 @@
 #!/usr/bin/env bash
-# The main job: bring the whole system up and run the load test against it.
+# The main job: bring the whole system up through its AppHost (src/Supermarket.AppHost) and run the load test on it.
 #
-#   ./run.sh [topology] [load test options]   services + API + workers up, then a day of purchases (small defaults)
-#   ./run.sh up [topology]                    only bring the system up (API on 127.0.0.1:8080)
+#   ./run.sh [topology] [load test options]   the system up, then a day of purchases (small defaults), verified
+#   ./run.sh up [topology]                    only bring the system up (API on 127.0.0.1:8080, dashboard on 18888)
 #   ./run.sh --in-containers [--tls] [load test options]   the same in containers: docker/compose.yaml under podman
 #                                             (scripts/containers.sh), nginx on 127.0.0.1:8080, the load test's container;
 #                                             --tls: AMQP and MySQL over TLS with certificates made at deploy time
 #   ./run.sh chaos [topology] [--in-containers] [options]   days of load with faults injected (scripts/faults.sh),
 #                                             verified, a table row per scenario: the load test's chaos command
-#                                             (./run.sh chaos --help); two API replicas unless --api-replicas says
-#   ./run.sh down                             stop everything this script, scripts/services.sh or
-#                                             scripts/containers.sh started (the containers' volumes stay)
-#   ./run.sh status                           what runs
-#   ./run.sh credential till STORE | analyst NAME   a local credential for the API (README, "Security")
+#                                             (its options: dotnet run --project loadtest/Supermarket.LoadTest --
+#                                             chaos --help); two API replicas unless --api-replicas says
+#   ./run.sh down                             stop the AppHost and everything it runs, and the containers
+#                                             (their volumes stay)
+#   ./run.sh status                           what runs (the AppHost's resources)
 #
-# topology: --api-replicas N   N API processes on ports 8081.. behind nginx on 8080 (default: one API on 8080)
-#           --writers M        M Purchases writers competing on one queue (default 1)
-#           --broker-nodes 3   a RabbitMQ cluster of three nodes with quorum queues (default: one node)
+# topology (the AppHost's options): --api-replicas N   N APIs behind nginx on 8080 (default: one API on 8080)
+#                                   --writers M        M Purchases writers competing on one queue (default 1)
+#                                   --broker-nodes 3   a RabbitMQ cluster of three nodes with quorum queues
 #
-# Processes run in the background with their logs in .local/logs/ and their PIDs in .local/pids/.
-# Settings reach them as environment variables (for example Broker__PersistentDelivery=false).
+# This script installs what the system needs and starts the AppHost with the Aspire CLI (`aspire start`), which
+# builds it; the AppHost starts everything else. Logs, traces and metrics are on the dashboard (its URL, with its
+# login token, is printed at start). Settings reach the services as environment variables given to this script (for
+# example Broker__PersistentDelivery=false ./run.sh up).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=scripts/apps.sh
-source "$ROOT/scripts/apps.sh"
+# shellcheck source=scripts/apphost.sh
+source "$ROOT/scripts/apphost.sh"
+log() { printf '[run] %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
 
-# Brings the services up and (re)starts the system's own processes in the topology asked for.
-up() {
-  mkdir -p "$LOGS" "$PIDS"
-  "$ROOT/scripts/services.sh" up
-  stop_apps
-  build
-  start_workers
-  start_apis
-}
-
-down() {
-  mkdir -p "$PIDS"
-  stop_apps
-  "$ROOT/scripts/services.sh" down
-  if command -v podman >/dev/null; then "$ROOT/scripts/containers.sh" down; fi
-}
-
-status() {
-  local name
-  for name in $(running_apps); do
-    if alive "$(pid_of_app "$name")"; then echo "$name: running (pid $(pid_of_app "$name"))"; else echo "$name: stopped"; fi
+# Splits the AppHost's options (the topology) from the load test's: TOPOLOGY and OTHER_ARGS.
+take_topology_options() {
+  TOPOLOGY=() OTHER_ARGS=()
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --api-replicas | --writers | --broker-nodes) TOPOLOGY+=("$1" "${2:?$1 takes a number}"); shift 2 ;;
+      *) OTHER_ARGS+=("$1"); shift ;;
+    esac
   done
-  "$ROOT/scripts/services.sh" status || true
+}
+
+# (Re)starts the AppHost with these arguments (its options, then --day and the load test's) and waits until the
+# public API is healthy.
+up() { # apphost args...
+  "$ROOT/scripts/services.sh" install
+  stop_apphost
+  mkdir -p "$STATE"
+  log "starting the AppHost (aspire start: builds, then starts every resource)"
+  aspire start --format Json -- "$@" >"$STATE/apphost.json" || die "the AppHost did not start; see ~/.aspire/logs/"
+  log "dashboard: $(jq -r .dashboardUrl "$STATE/apphost.json")"
+  # The public API (in containers, podman's) is the resource named api.
+  if resource api >/dev/null; then
+    resource_wait api healthy 600 || die "the API was not healthy within 10 minutes; see the dashboard"
+    log "system ready: http://127.0.0.1:8080 (Swagger UI at /swagger)"
+  fi
+}
+
+stop_apphost() {
+  if apphost_running; then
+    log "stopping the AppHost"
+    aspire stop >/dev/null
+  fi
+}
+
+# Runs the day the AppHost was given (its load-test resource) to its end: its console here, its exit code ours. The
+# day bounds itself (the load test's own deadlines); the AppHost gone ends the wait.
+day() {
+  local code follower
+  resource load-test >/dev/null || die "the AppHost has no load-test resource"
+  aspire logs load-test --follow 2>/dev/null &
+  follower=$!
+  until resource load-test | jq -e '.state | IN("Finished", "Exited", "FailedToStart")' >/dev/null; do
+    apphost_running || die "the AppHost stopped during the day"
+    sleep 2
+  done
+  sleep 1 && kill "$follower" 2>/dev/null || true
+  code=$(resource load-test | jq -r '.exitCode // 1')
+  log "the load test ended with exit code $code"
+  return "$code"
 }
 
 command=${1:-}
 case $command in
-  up) shift; take_topology_options "$@"; up ;;
-  down) down ;;
-  status) status ;;
-  credential) shift; with_signing_key exec dotnet run -c "$CONFIGURATION" --project "$ROOT/tools/Supermarket.Credentials" -- "$@" ;;
+  up) shift; take_topology_options "$@"; up "${TOPOLOGY[@]}" ;;
+  down)
+    stop_apphost
+    if command -v podman >/dev/null; then "$ROOT/scripts/containers.sh" down; fi
+    ;;
+  status) aspire describe --format Table ;;
   chaos)
     shift
-    loadtest=(dotnet run -c "$CONFIGURATION" --project "$ROOT/loadtest/Supermarket.LoadTest")
-    if [[ " $* " == *" --help "* || " $* " == *" -h "* ]]; then exec "${loadtest[@]}" -- chaos --help; fi
-    API_REPLICAS=2 # the api scenario stops one replica while another serves
     take_topology_options "$@"
+    # The api scenario stops one replica while another serves.
+    [[ " ${TOPOLOGY[*]} " == *" --api-replicas "* ]] || TOPOLOGY+=(--api-replicas 2)
+    day=(chaos "${TOPOLOGY[@]}" --out "$STATE/chaos/$(date -u +%Y%m%d-%H%M%S)" "${OTHER_ARGS[@]}")
     if [[ " ${OTHER_ARGS[*]} " == *" --in-containers "* ]]; then
+      # The system is podman's; the AppHost runs only the chaos run against it.
+      stop_apphost
       "$ROOT/scripts/containers.sh" up
-      build
-    else
-      up
+      TOPOLOGY=(--in-containers true)
+      day=(chaos --out "$STATE/chaos/$(date -u +%Y%m%d-%H%M%S)" "${OTHER_ARGS[@]}")
     fi
-    with_signing_key exec "${loadtest[@]}" --no-build -- chaos --url "$API_URL" --api-replicas "$API_REPLICAS" --broker-nodes "$BROKER_NODES" \
-      --out "$STATE/chaos/$(date -u +%Y%m%d-%H%M%S)" "${OTHER_ARGS[@]}"
+    up "${TOPOLOGY[@]}" --day "${day[@]}"
+    day
     ;;
   --in-containers)
     shift
@@ -82,8 +115,7 @@ case $command in
     ;;
   *)
     take_topology_options "$@"
-    up
-    log "running the load test: ${OTHER_ARGS[*]}"
-    with_signing_key dotnet run -c "$CONFIGURATION" --no-build --project "$ROOT/loadtest/Supermarket.LoadTest" -- --url "$API_URL" "${OTHER_ARGS[@]}"
+    up "${TOPOLOGY[@]}" --day "${OTHER_ARGS[@]}"
+    day
     ;;
 esac

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The test suite. First the fast tests (Supermarket.Fast.slnf: a project per deployable and library, no service
-# needed). Then it brings up the real RabbitMQ and MariaDB (installing them, and chromium, if missing) for the
-# integration tests, validates docker/compose.yaml, then runs the main job itself on a tiny day (./run.sh with 4 stores),
+# needed). Then, unless it runs already, it brings the system up through its AppHost (./run.sh up: installing
+# RabbitMQ, MariaDB and chromium if missing), whose RabbitMQ and MariaDB the integration tests use (a vhost and
+# databases of their own), validates docker/compose.yaml, then runs the main job itself on a tiny day (./run.sh with 4 stores),
 # which must end with zero failures and a passing verification, and a short chaos run (every fault once, nothing
 # lost), on one RabbitMQ node and then on a cluster of three; then the same day and a chaos run against the deployment
 # in containers (./run.sh --in-containers: installs podman, builds the images on the first run).
-# The services stay up afterwards; `./run.sh down` stops everything. Test counts come from the TRX files dotnet test
+# The system stays up afterwards; `./run.sh down` stops everything. Test counts come from the TRX files dotnet test
 # writes, not from its console text.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -19,7 +20,9 @@ hang=(--blame-hang-timeout 10m --blame-hang-dump-type mini)
 "$ROOT/scripts/services.sh" install libxml2-utils
 dotnet test "$ROOT/Supermarket.Fast.slnf" -c Release --logger trx --results-directory "$results" "${hang[@]}" "$@" || status=$?
 
-"$ROOT/scripts/services.sh" up
+# shellcheck source=scripts/apphost.sh
+source "$ROOT/scripts/apphost.sh"
+apphost_running || "$ROOT/run.sh" up
 # The load test's report is checked in a real browser (LoadReportTests): Debian's chromium, and a font to draw text.
 "$ROOT/scripts/services.sh" install chromium fonts-dejavu-core
 dotnet test "$ROOT/tests/Supermarket.IntegrationTests" -c Release --logger trx --logger "console;verbosity=normal" \
@@ -85,9 +88,8 @@ if "$ROOT/run.sh" chaos --in-containers --stores 16 --purchases-per-hour 100 --f
 else
   failed=$((failed + 1)); status=1
 fi
-# Leave the single node running, as the rest of this script does.
-"$ROOT/run.sh" down >/dev/null
-"$ROOT/scripts/services.sh" up >/dev/null
+# Leave the system running, as the README's order (./run.sh, then ./test.sh) found it.
+"$ROOT/run.sh" up >/dev/null
 
 # CI shows only the end of this output, so the failed tests' names and messages are repeated here, from the TRX files.
 if [ "$(trx_count failed)" -gt 0 ]; then

@@ -15,32 +15,47 @@
 # taken this instant: the aggregator rebuilds), mariadb and db-outage (MariaDB stopped), db-stall (MariaDB SIGSTOPped),
 # rolling-upgrade (the writer of the release before the newest migration started beside today's, then stopped),
 # late-retry (no fault). In containers: broker-node-kill, writer-kill, aggregator-restart, mariadb-restart.
-# The system runs as ./run.sh (or scripts/containers.sh) brought it up; BROKER_NODES, API_REPLICAS and WRITERS say
-# its topology, as ./run.sh exports them. What inject learns for repair (the node it hit) is kept in .local/faults/.
+# Locally the system is the AppHost's (./run.sh chaos): each fault goes to one of its resources, through the Aspire
+# CLI (stop, start) or to the resource's process (kill, pause). What inject learns for repair (the node it hit) is
+# kept in .local/faults/.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=scripts/apps.sh
-source "$ROOT/scripts/apps.sh"
+# shellcheck source=scripts/apphost.sh
+source "$ROOT/scripts/apphost.sh"
+log() { printf '[faults] %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
 FAULTS=$STATE/faults
 mkdir -p "$FAULTS"
 
 services() { "$ROOT/scripts/services.sh" "$@"; }
 database() { mariadb --defaults-file="$STATE/mariadb/my.cnf" -uroot -N --database=supermarket -e "$1"; } # SQL, as the operator
 stored_rows() { database "SELECT COUNT(*) FROM purchases" 2>/dev/null || echo 0; }
-writers_ready() { local name; for name in $(writer_names); do curl -fsS "$(app_url "$name")/health/ready" || return 1; done; }
-apis_ready() { local name; for name in $(api_names); do curl -fsS "$(app_url "$name")/health/ready" || return 1; done; }
+# The system's resources of a kind, as the AppHost named them (purchases-writer, purchases-writer-2, ...; api-1, ...).
+resources_named() { aspire describe --format Json 2>/dev/null | jq -r --arg re "$1" '.resources[].displayName | select(test($re))'; }
+all_healthy() { local name; for name in $(resources_named "$1"); do resource "$name" | jq -e '.healthStatus == "Healthy"' >/dev/null || return 1; done; }
+writers_ready() { all_healthy '^purchases-writer(-[0-9]+)?$'; }
+apis_ready() { all_healthy '^api(-[0-9]+)?$'; }
+
+# A process of the system killed as a crash, then started again by the AppHost.
+crash() { # resource
+  log "killing $1 (pid $(resource_pid "$1"))"
+  kill -KILL "$(resource_pid "$1")"
+  resource_wait "$1" down 30
+}
+restart() { aspire resource "$1" start >/dev/null; }
 
 # The cluster's node a scenario hits: the one leading the writer's queue, or the next one (a follower).
 target_node() { # scenario
-  local leader
+  local leader nodes
   leader=$(services rabbit-leader supermarket.purchases.writer)
-  if [ "$1" = follower-kill ]; then echo $((leader % BROKER_NODES + 1)); else echo "$leader"; fi
+  nodes=$(resources_named '^rabbitmq-[0-9]+$' | wc -l)
+  if [ "$1" = follower-kill ]; then echo $((leader % nodes + 1)); else echo "$leader"; fi
 }
 node() { cat "$FAULTS/node"; }
 
 # The writer as it was before the newest migration (the parent of the last commit that changed its Migrations folder),
-# built from git into the local state: a rolling upgrade across a schema change runs it beside today's.
+# built from git into the local state, where the AppHost's previous-writer resource runs it beside today's.
 PREVIOUS_WRITER=$STATE/previous-writer
 previous_writer_build() {
   local changed
@@ -51,21 +66,14 @@ previous_writer_build() {
   dotnet build "$PREVIOUS_WRITER/src/Supermarket.PurchasesWriter" -c Release -v q -nologo >"$PREVIOUS_WRITER/build.log" 2>&1 \
     || die "building the previous writer failed; see $PREVIOUS_WRITER/build.log"
 }
-previous_writer_url() { echo "http://127.0.0.1:$(($(app_port PurchasesWriter) + 50))"; }
-previous_writer_start() {
-  local url
-  url=$(previous_writer_url)
-  (use_accounts PreviousPurchasesWriter && cd "$PREVIOUS_WRITER/src/Supermarket.PurchasesWriter/bin/Release/net10.0" \
-    && exec setsid dotnet Supermarket.PurchasesWriter.dll --urls "$url" >>"$LOGS/PreviousPurchasesWriter.log" 2>&1 </dev/null) &
-  echo $! >"$PIDS/PreviousPurchasesWriter.pid"
-  wait_ready 120 "$url" PreviousPurchasesWriter
-}
+previous_writer_start() { restart previous-writer; resource_wait previous-writer healthy 120; }
 
 # Stopped once it has stored purchases beside today's writer: a rolling upgrade where it took nothing proves nothing.
 previous_writer_stop() {
-  local stored
-  stored=$(curl -fsS "$(previous_writer_url)/metrics" | awk '/^supermarket_writer_purchases_stored_total/ { sum += $2 } END { print sum + 0 }')
-  stop_app PreviousPurchasesWriter
+  local stored url
+  url=$(resource previous-writer | jq -r '.urls[0].url')
+  stored=$(curl -fsS "$url/metrics" | awk '/^supermarket_writer_purchases_stored_total/ { sum += $2 } END { print sum + 0 }')
+  aspire resource previous-writer stop >/dev/null
   log "the previous writer stored $stored purchases beside today's"
   [ "$stored" -gt 0 ] || die "the previous writer stored nothing while it ran beside today's"
 }
@@ -87,8 +95,8 @@ inject() { # scenario
       target_node "$1" >"$FAULTS/node"
       log "$1: node $(node)"
       services rabbit-node-pause "$(node)" ;;
-    writer) stop_app PurchasesWriter KILL ;;
-    aggregator) stop_app SalesAggregator KILL ;;
+    writer) crash purchases-writer ;;
+    aggregator) crash sales-aggregator ;;
     # A restore of a backup taken this instant, as the aggregator tells one: the same entries, each stored_at another.
     # Under the ledger head's lock, so no entry commits meanwhile: the entry the aggregator counted last has moved.
     rebuild)
@@ -96,7 +104,7 @@ inject() { # scenario
         UPDATE sales_ledger SET stored_at = stored_at + INTERVAL 1 MICROSECOND; COMMIT;" ;;
     mariadb | db-outage) services db-down ;;
     db-stall) services db-pause ;;
-    api) stop_app Api-1 KILL ;;
+    api) crash api-1 ;;
     rolling-upgrade) previous_writer_start ;;
     late-retry) ;;
     *) die "no such scenario: $1" ;;
@@ -107,13 +115,13 @@ repair() { # scenario
     rabbitmq) services rabbit-up ;;
     leader-kill | follower-kill) services rabbit-node-up "$(node)" ;;
     node-pause) services rabbit-node-resume "$(node)" ;;
-    writer) start_app PurchasesWriter ;;
-    aggregator) start_app SalesAggregator ;;
+    writer) restart purchases-writer ;;
+    aggregator) restart sales-aggregator ;;
     rebuild) ;;
     # Rows right after the restart: the writer's next retry (up to Writer:RetryMaxInterval away) makes the count grow.
     mariadb | db-outage) services db-up; stored_rows >"$FAULTS/rows-at-repair" ;;
     db-stall) services db-resume; stored_rows >"$FAULTS/rows-at-repair" ;;
-    api) start_app Api-1 ;;
+    api) restart api-1 ;;
     rolling-upgrade) previous_writer_stop ;;
     late-retry) ;;
     *) die "no such scenario: $1" ;;
@@ -126,9 +134,9 @@ recovered() { # scenario
     # The node is back in the cluster, every queue has all its members again, and every worker consumes.
     leader-kill | follower-kill | node-pause) services rabbit-cluster-whole && apis_ready && services rabbit-consumed ;;
     writer | rolling-upgrade) writers_ready ;;
-    aggregator | rebuild) curl -fsS "$API_URL/items/store/1" ;;
+    aggregator | rebuild) curl -fsS "http://127.0.0.1:8080/items/store/1" ;;
     mariadb | db-outage | db-stall) [ "$(stored_rows)" -gt "$(cat "$FAULTS/rows-at-repair")" ] ;;
-    api) curl -fsS "$(app_url Api-1)/health/ready" ;;
+    api) all_healthy '^api-1$' ;;
     late-retry) true ;;
     *) die "no such scenario: $1" ;;
   esac

@@ -67,8 +67,8 @@ public sealed record LoadOptions
     public bool TillCredentials { get; init; }
 
     /// <summary>What the credentials it sends are issued with: the <c>Auth__*</c> environment variables, as the API
-    /// reads them; none without a signing key.</summary>
-    public AuthOptions? Credentials { get; init; } = AuthOptions.FromEnvironment() is { SigningKey.Length: > 0 } auth ? auth : null;
+    /// reads them, else this machine's key (LocalSigningKey); none without a signing key.</summary>
+    public AuthOptions? Credentials { get; init; } = AuthOptions.ForIssuing() is { SigningKey.Length: > 0 } auth ? auth : null;
     public string? ReportsDirectory { get; init; }
     public bool Verify { get; init; } = true;
 

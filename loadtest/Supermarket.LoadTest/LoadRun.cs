@@ -23,6 +23,14 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
 
     public async Task<int> RunAsync()
     {
+        // Purchase history answers only an analyst: a verification without a key to issue one would send the whole
+        // day and then fail on a 401.
+        if (options.Verify && options.Credentials is null)
+        {
+            Console.WriteLine($"FAILED: {NoCredential}");
+            return 1;
+        }
+
         using var ownClient = api is null ? PurchaseSender.CreateClient(options) : null;
         var http = api ?? ownClient!;
         using var queues = new QueueDepths(options.BrokerManagement, options.BrokerVirtualHost);
@@ -146,6 +154,11 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
 
         return failed > 0 || !verified ? 1 : result.Thresholds.All(threshold => threshold.Passed) ? 0 : ThresholdBreached;
     }
+
+    /// <summary>Why a verifying run cannot start without a signing key.</summary>
+    public const string NoCredential = "the verification reads purchase history, which needs an analyst's credential, and there is no key "
+        + "to issue one: neither Auth__SigningKey nor this machine's .local/auth/signing-key (the AppHost makes it: ./run.sh up). "
+        + "Run with --no-verify to send the day unverified.";
 
     private string DefaultReportsDirectory()
     {

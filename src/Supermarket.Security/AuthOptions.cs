@@ -19,7 +19,7 @@ public sealed class AuthOptions
     [Required]
     public string Audience { get; set; } = "supermarket-api";
 
-    /// <summary>The key local credentials are signed with: base64 of at least 32 random bytes (<c>./run.sh</c> makes
+    /// <summary>The key local credentials are signed with: base64 of at least 32 random bytes (the AppHost makes
     /// one per machine in <c>.local/auth/signing-key</c>). Unset, and without an <see cref="Authority"/>, no credential
     /// is accepted: purchase history answers 401 to everyone.</summary>
     public string? SigningKey { get; set; }
@@ -30,12 +30,13 @@ public sealed class AuthOptions
 
     public bool AcceptsCredentials => !string.IsNullOrEmpty(SigningKey) || !string.IsNullOrEmpty(Authority);
 
-    /// <summary>The section from environment variables (<c>Auth__SigningKey</c>, …), as a host would bind it: for
-    /// the commands that issue credentials outside one (the credentials command, the load test).</summary>
-    public static AuthOptions FromEnvironment()
+    /// <summary>The section from environment variables (<c>Auth__SigningKey</c>, …), as a host would bind it, with this
+    /// machine's key (<see cref="LocalSigningKey"/>) when they give none: for the commands that issue credentials
+    /// outside a host (the credentials command, the load test).</summary>
+    public static AuthOptions ForIssuing()
     {
         static string? Read(string name) => Environment.GetEnvironmentVariable($"{Section}__{name}");
-        var options = new AuthOptions { SigningKey = Read(nameof(SigningKey)) };
+        var options = new AuthOptions { SigningKey = Read(nameof(SigningKey)) ?? LocalSigningKey.Find() };
         options.Issuer = Read(nameof(Issuer)) ?? options.Issuer;
         options.Audience = Read(nameof(Audience)) ?? options.Audience;
         return options;

@@ -1,3 +1,4 @@
+using System.Security.Cryptography;
 using System.Text.Json;
 
 namespace Supermarket.Security;
@@ -6,11 +7,11 @@ namespace Supermarket.Security;
 public sealed record Account(string User, string Password);
 
 /// <summary>
-/// The accounts <c>scripts/services.sh up</c> made on this machine (<c>.local/accounts.json</c>, mode 600): a broker
-/// user per service, the broker's monitoring and administrator users, the schema owner's database user (the migration
-/// step's), the writer's and the aggregator's database users, the load test's read-only one, each with a password made at random for this machine. Read by the tools that run beside a local system (the
-/// load test, the integration tests); the services themselves are given theirs by <c>scripts/apps.sh</c>, in their
-/// environment.
+/// The accounts of this machine (<c>.local/accounts.json</c>, mode 600): a broker user per service, the broker's
+/// monitoring and administrator users, the schema owner's database user (the migration step's), the writer's and the
+/// aggregator's database users, the load test's read-only one, each with a password made at random for this machine
+/// (<see cref="GetOrCreate"/>: the AppHost, which provisions them in RabbitMQ and MariaDB and hands each service its
+/// own as secret parameters). The tools that run beside a local system (the load test, the tests) read them here.
 /// </summary>
 public sealed class LocalAccounts(IReadOnlyDictionary<string, Account> accounts)
 {
@@ -26,16 +27,32 @@ public sealed class LocalAccounts(IReadOnlyDictionary<string, Account> accounts)
     public Account DatabaseReader => this["database-reader"];
     public Account DatabaseVerifier => this["database-verifier"];
 
+    /// <summary>Every account, by its key (<c>broker-api</c>, <c>database-owner</c>, …).</summary>
+    public IReadOnlyDictionary<string, Account> All => accounts;
+
     private Account this[string key] => accounts.TryGetValue(key, out var account)
         ? account
-        : throw new InvalidOperationException($"The local accounts have no '{key}': run scripts/services.sh up to make it.");
+        : throw new InvalidOperationException($"The local accounts have no '{key}': ./run.sh up makes it.");
+
+    /// <summary>The user each account has on a new machine.</summary>
+    private static readonly Dictionary<string, string> Users = new()
+    {
+        ["broker-api"] = "supermarket_api",
+        ["broker-writer"] = "supermarket_writer",
+        ["broker-aggregator"] = "supermarket_aggregator",
+        ["broker-monitor"] = "supermarket_monitor",
+        ["broker-admin"] = "supermarket_admin",
+        ["database-owner"] = "supermarket_owner",
+        ["database-writer"] = "supermarket",
+        ["database-reader"] = "supermarket_reader",
+        ["database-verifier"] = "supermarket_verifier",
+    };
 
     /// <summary>The accounts of this machine: from <c>$SUPERMARKET_STATE_DIR</c> when it is set (as the scripts read
     /// it), else from the <c>.local</c> folder of the checkout this program runs from. Null when there are none.</summary>
     public static LocalAccounts? Find()
     {
-        var path = Path.Combine(StateDirectory() ?? "", FileName);
-        if (!File.Exists(path))
+        if (LocalState.Directory is null || FilePath is var path && !File.Exists(path))
         {
             return null;
         }
@@ -47,25 +64,28 @@ public sealed class LocalAccounts(IReadOnlyDictionary<string, Account> accounts)
 
     /// <summary>As <see cref="Find"/>, for those that cannot go on without them.</summary>
     public static LocalAccounts Load() => Find()
-        ?? throw new InvalidOperationException("No local accounts: scripts/services.sh up makes them (in .local/accounts.json).");
+        ?? throw new InvalidOperationException("No local accounts: ./run.sh up makes them (in .local/accounts.json).");
+
+    /// <summary>This machine's accounts, with any it lacks made now: each a password of 32 random letters and
+    /// digits. The file is readable by its owner alone.</summary>
+    public static LocalAccounts GetOrCreate()
+    {
+        var existing = Find() is { } found ? found.All : new Dictionary<string, Account>();
+        var accounts = Users.ToDictionary(
+            user => user.Key,
+            user => existing.TryGetValue(user.Key, out var account) ? account : new Account(user.Value, RandomNumberGenerator.GetString(PasswordCharacters, 32)));
+        if (accounts.Count != existing.Count || accounts.Keys.Any(key => !existing.ContainsKey(key)))
+        {
+            OwnerOnlyFile.Write(FilePath, JsonSerializer.Serialize(accounts, Json));
+        }
+
+        return new LocalAccounts(accounts);
+    }
+
+    private const string PasswordCharacters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+    private static string FilePath => Path.Combine(
+        LocalState.Directory ?? throw new InvalidOperationException("No local state folder: run from a checkout, or set SUPERMARKET_STATE_DIR."), FileName);
 
     private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);
-
-    private static string? StateDirectory()
-    {
-        if (Environment.GetEnvironmentVariable("SUPERMARKET_STATE_DIR") is { Length: > 0 } configured)
-        {
-            return configured;
-        }
-
-        for (var folder = new DirectoryInfo(AppContext.BaseDirectory); folder is not null; folder = folder.Parent)
-        {
-            if (File.Exists(Path.Combine(folder.FullName, "run.sh")))
-            {
-                return Path.Combine(folder.FullName, ".local");
-            }
-        }
-
-        return null;
-    }
 }

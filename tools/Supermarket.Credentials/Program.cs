@@ -4,9 +4,9 @@ using Supermarket.Security;
 // A local credential for one of the API's roles, printed alone on standard output:
 //   Supermarket.Credentials till STORE [HOURS]      a till of that store: records its purchases
 //   Supermarket.Credentials analyst NAME [HOURS]    an analyst: sales questions and purchase history
-// The Auth section (Auth__SigningKey, Auth__Issuer, Auth__Audience) is read from the environment, as the API reads it;
-// `./run.sh credential …` passes the key ./run.sh made for this machine.
-var auth = AuthOptions.FromEnvironment();
+// The Auth section (Auth__SigningKey, Auth__Issuer, Auth__Audience) is read from the environment, as the API reads it,
+// and the key is this machine's (.local/auth/signing-key, made by the AppHost) when the environment gives none.
+var auth = AuthOptions.ForIssuing();
 var lifetime = TimeSpan.FromHours(args.Length > 2 ? double.Parse(args[2], CultureInfo.InvariantCulture) : 12);
 switch (args)
 {

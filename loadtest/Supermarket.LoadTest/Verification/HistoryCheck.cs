@@ -67,6 +67,12 @@ public sealed class HistoryCheck(HttpClient api, LoadOptions options)
         {
             var url = continuation is null ? path : $"{path}&continuation={Uri.EscapeDataString(continuation)}";
             using var response = await GetPageAsync(url);
+            if (response.StatusCode == HttpStatusCode.Unauthorized)
+            {
+                return (pages, purchases, $"GET /{url} answered 401: the API did not accept the verifier's analyst credential "
+                    + "(issued with a signing key that is not the API's Auth:SigningKey)");
+            }
+
             if (response.StatusCode != HttpStatusCode.OK)
             {
                 return (pages, purchases, $"GET /{url} answered {(int)response.StatusCode}");

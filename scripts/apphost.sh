@@ -1,0 +1,34 @@
+# The running AppHost (src/Supermarket.AppHost), through the Aspire CLI: a local tool pinned in dotnet-tools.json, which
+# finds the AppHost of this checkout. Sourced by run.sh, services.sh and faults.sh. What they read of it is JSON.
+# shellcheck shell=bash
+
+ROOT=${ROOT:?}
+APPHOST=$ROOT/src/Supermarket.AppHost
+STATE=${SUPERMARKET_STATE_DIR:-$ROOT/.local}
+# The CLI's telemetry would leave this machine; nothing does.
+export ASPIRE_CLI_TELEMETRY_OPTOUT=1
+export DOTNET_CLI_TELEMETRY_OPTOUT=1
+
+aspire() { # command [args...]
+  local command=$1; shift
+  (cd "$ROOT" && dotnet tool run aspire "$command" --apphost "$APPHOST" --non-interactive --nologo "$@")
+}
+
+# One resource as `aspire describe` tells it (JSON): state, healthStatus, exitCode, urls, properties, environment.
+resource() { aspire describe "$1" --format Json 2>/dev/null | jq -e '.resources[0]'; }
+
+# The process doing a resource's work: the one DCP started, or the child it runs (a project's `dotnet run` runs the
+# service; rabbitmq-server's script runs the Erlang VM).
+resource_pid() { # name
+  local pid child
+  pid=$(resource "$1" | jq -er '.properties["executable.pid"]') || return 1
+  child=$(pgrep -P "$pid" -n || true)
+  echo "${child:-$pid}"
+}
+
+# Waits for a resource to be healthy (the default) or down.
+resource_wait() { # name [healthy|down] [seconds]
+  aspire wait "$1" --status "${2:-healthy}" --timeout "${3:-120}" >/dev/null
+}
+
+apphost_running() { [ "$(cd "$ROOT" && dotnet tool run aspire ps --format Json --non-interactive --nologo 2>/dev/null | jq --arg p "$APPHOST/Supermarket.AppHost.csproj" '[.[] | select(.appHostPath == $p)] | length')" -gt 0 ]; }

@@ -1,0 +1,71 @@
+using Supermarket.AppHost.Secrets;
+using Supermarket.AppHost.Services;
+using Supermarket.AppHost.Topology;
+
+// The services are Debian's packages, run as executables.
+[assembly: System.Runtime.Versioning.SupportedOSPlatform("linux")]
+
+// The whole system, written once: `./run.sh up` (or `dotnet run --project src/Supermarket.AppHost`) starts it and the
+// Aspire dashboard shows it. Options: --api-replicas N, --writers M, --broker-nodes N (SystemTopology); after --day,
+// the load test's options for a day to run once the system is up (./run.sh's main job, or its chaos run).
+var (options, day) = LoadTestDay.Split(args);
+var builder = DistributedApplication.CreateBuilder(options);
+var topology = SystemTopology.Bind(builder.Configuration, options);
+
+// The deployment in containers (docker/compose.yaml, ./run.sh chaos --in-containers) is podman's to run: the AppHost
+// runs only the load test's day against it.
+if (topology.InContainers)
+{
+    builder.AddLoadTestDay(day ?? []);
+    builder.Build().Run();
+    return;
+}
+
+var accounts = MachineAccounts.AsParameters(builder);
+
+// RabbitMQ (one node or a cluster) and MariaDB, from Debian's packages, with this machine's accounts.
+var broker = builder.AddBroker(topology, accounts.Local);
+var (_, database) = builder.AddMariaDb(accounts.Local);
+
+// The schema is migrated first, by a step of its own with the schema owner's account; the writers' account may only
+// read and write rows.
+var migration = builder.AddProject<Projects.Supermarket_PurchasesWriter>("schema-migration")
+    .WithArgs("migrate")
+    .WithDatabaseAccount(accounts.DatabaseOwner)
+    .WaitForCompletion(database);
+
+// The writers compete on one queue; the APIs start after them, since only a writer declares that queue and a purchase
+// posted before it exists gets a 503. Nothing waits on the aggregator, whose rebuild on a long history may take a
+// while: questions wait for it.
+var writers = topology.WriterProcesses().Select(writer => builder.AddProject<Projects.Supermarket_PurchasesWriter>(writer.Name)
+        .WithManagementPort(writer.ManagementPort)
+        .WithBroker(broker, accounts.BrokerWriter)
+        .WithDatabaseAccount(accounts.DatabaseWriter)
+        .WaitForCompletion(migration))
+    .ToList();
+
+builder.AddProject<Projects.Supermarket_SalesAggregator>("sales-aggregator")
+    .WithManagementPort(topology.AggregatorPort)
+    .WithArgs("--Aggregator:CheckpointDirectory", MachineAccounts.StateFolder("store"))
+    .WithBroker(broker, accounts.BrokerAggregator)
+    .WithDatabaseAccount(accounts.DatabaseReader)
+    .WaitForCompletion(migration);
+
+var apis = topology.ApiProcesses().Select(api => builder.AddProject<Projects.Supermarket_Api>(api.Name)
+        .WithPublicPort(api.PublicPort)
+        .WithManagementPort(api.ManagementPort, "Management:Url")
+        .WithBroker(broker, accounts.BrokerApi)
+        .WithEnvironment("Auth__SigningKey", accounts.SigningKey)
+        .WaitForAll(writers))
+    .ToList();
+
+// The public API is the resource named "api": the API itself, or nginx in front of its replicas, waiting for an answer
+// as long as the API says a proxy must.
+IResourceBuilder<IResource> publicApi = apis.Count == 1 ? apis[0] : builder.AddNginx(topology, apis);
+
+if (day is not null)
+{
+    builder.AddLoadTestDay(day, publicApi, broker, accounts, topology);
+}
+
+builder.Build().Run();

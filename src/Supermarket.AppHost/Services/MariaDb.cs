@@ -1,0 +1,115 @@
+using Microsoft.Extensions.DependencyInjection;
+using MySqlConnector;
+using Supermarket.AppHost.Secrets;
+using Supermarket.Database;
+using Supermarket.Security;
+
+namespace Supermarket.AppHost.Services;
+
+/// <summary>
+/// MariaDB from Debian's package as executables of the AppHost (Aspire's MySQL integration is not served here):
+/// <c>mariadb-install-db</c> once on a new machine, the server, and a one-shot step that provisions the accounts as
+/// root over the server's socket. State in .local/mariadb, which scripts/services.sh lets the <c>mysql</c> user own.
+/// </summary>
+public static class MariaDb
+{
+    /// <summary>The system's database; the integration tests' are the <c>supermarket_test%</c> ones beside it.</summary>
+    public static readonly string Database = new MySqlConnectionStringBuilder(new DatabaseOptions().ConnectionString).Database;
+
+    /// <summary>The server, and the step after which every account exists: the system's processes wait for that
+    /// step's completion.</summary>
+    public static (IResourceBuilder<ExecutableResource> Server, IResourceBuilder<ExecutableResource> Accounts) AddMariaDb(
+        this IDistributedApplicationBuilder builder, LocalAccounts accounts)
+    {
+        var folder = MachineAccounts.StateFolder("mariadb");
+        var port = (int)new MySqlConnectionStringBuilder(new DatabaseOptions().ConnectionString).Port;
+        var defaults = $"--defaults-file={WriteConfiguration(folder, port)}";
+        builder.Services.AddHealthChecks().AddAsyncCheck("mariadb", cancellation => ProtocolProbes.AnswersMySqlAsync(port, cancellation));
+        var server = builder.AddExecutable("mariadb", "mariadbd", folder, defaults, "--user=mysql")
+            .WithHealthCheck("mariadb");
+        if (!Directory.Exists(Path.Combine(folder, "data", "mysql")))
+        {
+            server.WaitForCompletion(builder.AddExecutable("mariadb-install", "mariadb-install-db", folder, defaults, "--user=mysql", "--skip-test-db"));
+        }
+
+        var provisioning = Path.Combine(folder, "accounts.sql");
+        OwnerOnlyFile.Write(provisioning, AccountsSql(accounts));
+        var provisioned = builder.AddExecutable("mariadb-accounts", "mariadb", folder, defaults, "-uroot", "-e", $"source {provisioning}")
+            .WaitFor(server);
+        return (server, provisioned);
+    }
+
+    private static string WriteConfiguration(string folder, int port)
+    {
+        Directory.CreateDirectory(Path.Combine(folder, "data"));
+        var path = Path.Combine(folder, "my.cnf");
+        File.WriteAllText(path, $"""
+            [mysqld]
+            datadir={folder}/data
+            socket={folder}/mysqld.sock
+            pid-file={folder}/mysqld.pid
+            port={port}
+            bind-address=127.0.0.1
+            skip-name-resolve
+            character-set-server=utf8mb4
+            collation-server=utf8mb4_general_ci
+            max_connections=200
+            # Sized for the history the load targets hold (ten A3 days, about 7 million purchases, some 2 GB with
+            # their indexes) so that inserts and the verification's reads stay in memory; a larger redo log spaces out
+            # the checkpoints that flush dirty pages under a sustained insert load. Commits stay durable (flush at
+            # each commit).
+            innodb_buffer_pool_size=4G
+            innodb_log_file_size=1G
+            innodb_flush_log_at_trx_commit=1
+            innodb_io_capacity=2000
+            # A restarted server reloads the pages it held at shutdown; MariaDB's default keeps only a quarter of
+            # them, and the first day after a restart then reads the secondary indexes of its history from disk
+            # (docs/performance.md).
+            innodb_buffer_pool_dump_pct=100
+
+            [client]
+            socket={folder}/mysqld.sock
+
+            """);
+        return path;
+    }
+
+    /// <summary>Users connect from 127.0.0.1 only (the server listens nowhere else). The schema owner's user, which
+    /// only the migration step uses, has all of the schema with the right to grant: migration 0005 grants SELECT on
+    /// the sales ledger, as the tables it creates, to the ledger's reader role, the only privilege of the aggregator's
+    /// user. The running writers' user reads and writes rows and nothing else; the load test's verifier only reads
+    /// them. The *_test% databases are the integration tests'.</summary>
+    private static string AccountsSql(LocalAccounts accounts)
+    {
+        static string Text(string value) => $"'{value.Replace("\\", "\\\\", StringComparison.Ordinal).Replace("'", "''", StringComparison.Ordinal)}'";
+        static string User(Account account) => $"{Text(account.User)}@'127.0.0.1'";
+        static string Create(Account account) => $"""
+            CREATE USER IF NOT EXISTS {User(account)} IDENTIFIED VIA mysql_native_password USING PASSWORD({Text(account.Password)});
+            ALTER USER {User(account)} IDENTIFIED VIA mysql_native_password USING PASSWORD({Text(account.Password)});
+            """;
+        const string LedgerReader = "supermarket_ledger_reader"; // migration 0005 grants the sales ledger to it
+        var (owner, writer, reader, verifier) = (accounts.DatabaseOwner, accounts.DatabaseWriter, accounts.DatabaseReader, accounts.DatabaseVerifier);
+        var tests = $"`{Database}\\_test%`";
+        return $"""
+            CREATE DATABASE IF NOT EXISTS `{Database}` CHARACTER SET utf8mb4;
+            {Create(owner)}
+            GRANT ALL PRIVILEGES ON `{Database}`.* TO {User(owner)} WITH GRANT OPTION;
+            GRANT ALL PRIVILEGES ON {tests}.* TO {User(owner)} WITH GRANT OPTION;
+            {Create(writer)}
+            REVOKE ALL PRIVILEGES, GRANT OPTION FROM {User(writer)};
+            GRANT SELECT, INSERT, UPDATE, DELETE ON `{Database}`.* TO {User(writer)};
+            GRANT SELECT, INSERT, UPDATE, DELETE ON {tests}.* TO {User(writer)};
+            {Create(verifier)}
+            REVOKE ALL PRIVILEGES, GRANT OPTION FROM {User(verifier)};
+            GRANT SELECT ON `{Database}`.* TO {User(verifier)};
+            GRANT SELECT ON {tests}.* TO {User(verifier)};
+            CREATE ROLE IF NOT EXISTS {LedgerReader};
+            {Create(reader)}
+            REVOKE ALL PRIVILEGES, GRANT OPTION FROM {User(reader)};
+            GRANT {LedgerReader} TO {User(reader)};
+            SET DEFAULT ROLE {LedgerReader} FOR {User(reader)};
+            FLUSH PRIVILEGES;
+
+            """;
+    }
+}

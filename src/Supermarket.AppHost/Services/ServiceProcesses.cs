@@ -1,0 +1,49 @@
+using Supermarket.AppHost.Secrets;
+
+namespace Supermarket.AppHost.Services;
+
+/// <summary>How the system's own processes are wired: their ports, their accounts, the broker's nodes.</summary>
+public static class ServiceProcesses
+{
+    /// <summary>The port the public API answers on (its <c>Urls</c>).</summary>
+    public static IResourceBuilder<ProjectResource> WithPublicPort(this IResourceBuilder<ProjectResource> project, int port) =>
+        project.Listening("http", port, "urls");
+
+    /// <summary>The port of /health, /metrics and /about (a worker's only one, <c>Urls</c>; the API's
+    /// <c>Management:Url</c>). The dashboard's health is its /health/ready.</summary>
+    public static IResourceBuilder<ProjectResource> WithManagementPort(this IResourceBuilder<ProjectResource> project, int port, string setting = "urls") =>
+        project.Listening("management", port, setting)
+            .WithHttpHealthCheck("/health/ready", endpointName: "management")
+            // Idle thread-pool workers spin before they sleep; on two cores shared by five busy processes that
+            // spinning takes CPU from the others (docs/performance.md).
+            .WithEnvironment("DOTNET_ThreadPool_UnfairSemaphoreSpinLimit", "0");
+
+    private static IResourceBuilder<ProjectResource> Listening(this IResourceBuilder<ProjectResource> project, string endpoint, int port, string setting) =>
+        project.WithHttpEndpoint(port: port, name: endpoint, isProxied: false)
+            .WithArgs($"--{setting}", $"http://127.0.0.1:{port}");
+
+    /// <summary>Every node of the broker, and this service's own user there; a cluster's queues are quorum queues
+    /// replicated on each node.</summary>
+    public static IResourceBuilder<T> WithBroker<T>(this IResourceBuilder<T> project,
+        IReadOnlyList<(IResourceBuilder<ExecutableResource> Resource, BrokerNode Node)> nodes, ServiceAccount account)
+        where T : IResourceWithEnvironment, IResourceWithWaitSupport
+    {
+        project.WithEnvironment("Broker__Username", account.User).WithEnvironment("Broker__Password", account.Password);
+        if (nodes.Count > 1)
+        {
+            project.WithEnvironment("Broker__ClusterNodes", string.Join(',', nodes.Select(node => $"127.0.0.1:{node.Node.Port}")))
+                .WithEnvironment("Broker__QuorumQueues", "true");
+        }
+
+        return project.WaitForAll(nodes.Select(node => node.Resource));
+    }
+
+    public static IResourceBuilder<T> WithDatabaseAccount<T>(this IResourceBuilder<T> project, ServiceAccount account)
+        where T : IResourceWithEnvironment =>
+        project.WithEnvironment("Database__User", account.User).WithEnvironment("Database__Password", account.Password);
+
+    public static IResourceBuilder<T> WaitForAll<T, TOther>(this IResourceBuilder<T> resource, IEnumerable<IResourceBuilder<TOther>> others)
+        where T : IResourceWithWaitSupport
+        where TOther : class, IResource =>
+        others.Aggregate(resource, (waiting, other) => waiting.WaitFor(other));
+}

@@ -1,0 +1,73 @@
+using System.ComponentModel.DataAnnotations;
+using System.Text.Json.Nodes;
+using Microsoft.Extensions.Configuration;
+
+namespace Supermarket.AppHost.Topology;
+
+/// <summary>How many of each part run, and on which ports. Section <c>Topology</c>, or the AppHost's options
+/// <c>--api-replicas</c>, <c>--writers</c> and <c>--broker-nodes</c>. The first port of each service is the one its
+/// appsettings.json gives (so a project run alone listens where the system would run it); replicas take the next
+/// ones.</summary>
+public sealed class SystemTopology
+{
+    public const string Section = "Topology";
+
+    /// <summary>0: one API straight on its public port. N: N APIs on the next ports, nginx on the public port.</summary>
+    [Range(0, 16)]
+    public int ApiReplicas { get; set; }
+
+    /// <summary>Purchases writers competing on one queue.</summary>
+    [Range(1, 16)]
+    public int Writers { get; set; } = 1;
+
+    /// <summary>1: one RabbitMQ node. 3: a cluster of three, with quorum queues replicated on each
+    /// (scripts/services.sh starts them: BROKER_NODES).</summary>
+    [AllowedValues(1, 3)]
+    public int BrokerNodes { get; set; } = 1;
+
+    /// <summary>The system runs in containers (docker/compose.yaml under podman), not here: only the load test's day
+    /// runs here.</summary>
+    public bool InContainers { get; set; }
+
+    /// <summary>The port a project's appsettings.json gives under <paramref name="key"/> (<c>Urls</c>,
+    /// <c>Management:Url</c>).</summary>
+    public static int ConfiguredPort(IProjectMetadata project, string key)
+    {
+        var settings = JsonNode.Parse(File.ReadAllText(Path.Combine(Path.GetDirectoryName(project.ProjectPath)!, "appsettings.json")))!;
+        var url = key.Split(':').Aggregate(settings, (node, part) => node[part]!).GetValue<string>();
+        return new Uri(url).Port;
+    }
+
+    public int PublicPort { get; } = ConfiguredPort(new Projects.Supermarket_Api(), "Urls");
+
+    public int AggregatorPort { get; } = ConfiguredPort(new Projects.Supermarket_SalesAggregator(), "Urls");
+
+    private readonly int _apiManagementPort = ConfiguredPort(new Projects.Supermarket_Api(), "Management:Url");
+    private readonly int _writerPort = ConfiguredPort(new Projects.Supermarket_PurchasesWriter(), "Urls");
+
+    /// <summary>The chaos run's writer of the previous release, beside today's (<see cref="LoadTestDay"/>).</summary>
+    public int PreviousWriterPort => _writerPort + 50;
+
+    public IEnumerable<(string Name, int PublicPort, int ManagementPort)> ApiProcesses() => ApiReplicas == 0
+        ? [("api", PublicPort, _apiManagementPort)]
+        : Enumerable.Range(1, ApiReplicas).Select(n => ($"api-{n}", PublicPort + n, _apiManagementPort + n));
+
+    public IEnumerable<(string Name, int ManagementPort)> WriterProcesses() =>
+        Enumerable.Range(1, Writers).Select(n => (n == 1 ? "purchases-writer" : $"purchases-writer-{n}", _writerPort + n - 1));
+
+    private static readonly Dictionary<string, string> Switches = new()
+    {
+        ["--api-replicas"] = $"{Section}:{nameof(ApiReplicas)}",
+        ["--writers"] = $"{Section}:{nameof(Writers)}",
+        ["--broker-nodes"] = $"{Section}:{nameof(BrokerNodes)}",
+        ["--in-containers"] = $"{Section}:{nameof(InContainers)}",
+    };
+
+    public static SystemTopology Bind(IConfigurationManager configuration, string[] args)
+    {
+        configuration.AddCommandLine(args, Switches);
+        var topology = configuration.GetSection(Section).Get<SystemTopology>() ?? new SystemTopology();
+        Validator.ValidateObject(topology, new ValidationContext(topology), validateAllProperties: true);
+        return topology;
+    }
+}
