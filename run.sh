@@ -57,13 +57,6 @@ up() { # apphost args...
   fi
 }
 
-stop_apphost() {
-  if apphost_running; then
-    log "stopping the AppHost"
-    aspire stop >/dev/null
-  fi
-}
-
 # Runs the day the AppHost was given (its load-test resource) to its end: its console here, its exit code ours. The
 # day bounds itself (the load test's own deadlines); the AppHost gone ends the wait.
 day() {
@@ -75,7 +68,8 @@ day() {
     apphost_running || die "the AppHost stopped during the day"
     sleep 2
   done
-  sleep 1 && kill "$follower" 2>/dev/null || true
+  sleep 1
+  kill "$follower" 2>/dev/null || true
   code=$(resource load-test | jq -r '.exitCode // 1')
   log "the load test ended with exit code $code"
   return "$code"

@@ -29,8 +29,8 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=scripts/apps.sh
-source "$ROOT/scripts/apps.sh"
+# shellcheck source=scripts/apphost.sh
+source "$ROOT/scripts/apphost.sh"
 cd "$ROOT"
 STORES=${STORES-"32 64 128 256 512"}
 TRANSIENT_STORES=${TRANSIENT_STORES-"256 512"}
@@ -51,9 +51,9 @@ cpu_snapshot() {
     pid=${stat#/proc/}; pid=${pid%/stat}
     cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || continue
     case $cmd in
-      *Supermarket.Api.dll*) name=api ;;
-      *Supermarket.PurchasesWriter.dll*) name=writer ;;
-      *Supermarket.SalesAggregator.dll*) name=aggregator ;;
+      */net10.0/Supermarket.Api\ *) name=api ;;
+      */net10.0/Supermarket.PurchasesWriter\ *) name=writer ;;
+      */net10.0/Supermarket.SalesAggregator\ *) name=aggregator ;;
       *Supermarket.Ceiling*) name=ceiling ;;
       nginx:*) name=nginx ;;
       *beam.smp*) name=rabbitmq ;;
@@ -88,19 +88,13 @@ load() { # label, load test options...
   local profiler=
   if [ -n "${PROFILE:-}" ]; then
     mkdir -p "$reports"
-    {
-      for pid_file in .local/pids/*.pid; do
-        [ ! -f "$pid_file" ] || echo "$(basename "$pid_file" .pid) $(cat "$pid_file")"
-      done
-      for service in mariadb/mysqld rabbitmq/rabbitmq; do
-        [ ! -f ".local/$service.pid" ] || echo "${service%/*} $(cat ".local/$service.pid")"
-      done
-    } >"$reports/pids"
+    aspire describe --format Json 2>/dev/null | jq -r '.resources[] | select(.properties["executable.pid"]) | .displayName' |
+      while read -r name; do echo "$name $(resource_pid "$name")"; done >"$reports/pids"
     perf record -a -k CLOCK_REALTIME -F 199 -o "$reports/perf.data" -- sleep "${PROFILE_SECONDS:-60}" >/dev/null 2>&1 &
     profiler=$!
   fi
   # A long wait for MySQL: on two cores the writer can trail the 201s by minutes, and a lag is not a loss.
-  with_signing_key dotnet "$LOADTEST" --verify-timeout 600 --reports "$reports" --label "$label" "$@" >>"$OUT" 2>&1 || echo "  (the run exited non-zero)" | tee -a "$OUT"
+  "$LOADTEST" --verify-timeout 600 --reports "$reports" --label "$label" "$@" >>"$OUT" 2>&1 || echo "  (the run exited non-zero)" | tee -a "$OUT"
   cpu_snapshot >"$after"
   [ -z "$profiler" ] || wait "$profiler" || true
   echo "  reports: $reports" | tee -a "$OUT"
@@ -115,23 +109,19 @@ system_up() {
   local settings=()
   while [ $# -gt 0 ] && [ "$1" != -- ]; do settings+=("$1"); shift; done
   [ $# -eq 0 ] || shift
-  ./run.sh down >>"$OUT" 2>&1 || true
-  rm -f .local/logs/*.log
   env "${settings[@]}" ./run.sh up "$@" >>"$OUT" 2>&1
-  local deadline=$((SECONDS + 600))
-  until curl -fsS "$(app_url SalesAggregator)/health/ready" >/dev/null 2>&1; do
-    ((SECONDS < deadline)) || { echo "the aggregator did not finish its rebuild" >&2; exit 1; }
-    sleep 1
-  done
+  resource_wait sales-aggregator healthy 600 || { echo "the aggregator did not finish its rebuild" >&2; exit 1; }
 }
 
 [ -z "${PROFILE:-}" ] || command -v perf >/dev/null || { echo "PROFILE=1 needs perf (Debian's linux-perf)" >&2; exit 1; }
 ./run.sh down >/dev/null 2>&1 || true
 dotnet build Supermarket.sln -c Release -v q -nologo >>"$OUT" 2>&1 || { echo "the build failed; see $OUT" >&2; exit 1; }
-LOADTEST=$ROOT/loadtest/Supermarket.LoadTest/bin/Release/net10.0/Supermarket.LoadTest.dll
+# The load generator and the ceiling run beside the system, as their built programs: they are what measures it, not
+# part of it.
+LOADTEST=$ROOT/loadtest/Supermarket.LoadTest/bin/Release/net10.0/Supermarket.LoadTest
 
 echo "== ceiling: the course's route answering 201 and nothing else" | tee -a "$OUT"
-(cd loadtest/Supermarket.Ceiling/bin/Release/net10.0 && exec dotnet Supermarket.Ceiling.dll </dev/null >/dev/null 2>&1) &
+(cd loadtest/Supermarket.Ceiling/bin/Release/net10.0 && exec ./Supermarket.Ceiling </dev/null >/dev/null 2>&1) &
 ceiling=$!
 sleep 2
 load "ceiling, $CEILING_STORES stores" --stores "$CEILING_STORES" --url http://127.0.0.1:8099 --no-verify
@@ -139,7 +129,7 @@ kill "$ceiling"
 wait "$ceiling" 2>/dev/null || true
 
 if [ -n "${FRESH:-}" ]; then
-  scripts/services.sh up >>"$OUT" 2>&1
+  ./run.sh up >>"$OUT" 2>&1
   # A new database: the writer creates the schema and a new ledger identity, so the aggregator drops its checkpoint.
   mariadb --defaults-file=.local/mariadb/my.cnf -uroot -e "DROP DATABASE IF EXISTS supermarket; CREATE DATABASE supermarket"
   # Purchases an earlier, interrupted run left for the writer would land in the new database.
@@ -158,14 +148,15 @@ put_history_back() {
   ./run.sh down >>"$OUT" 2>&1 || true
   rm -rf "$ROOT/.local/mariadb/data"
   mv "$HISTORY_ASIDE" "$ROOT/.local/mariadb/data"
+  scripts/services.sh install >>"$OUT" 2>&1
 }
 if [ -n "${EMPTY_TOO:-}" ]; then
   [ ! -e "$HISTORY_ASIDE" ] || { echo "$HISTORY_ASIDE exists: an earlier run set the history aside; move it back to .local/mariadb/data first" >&2; exit 1; }
   ./run.sh down >>"$OUT" 2>&1 || true
   mv "$ROOT/.local/mariadb/data" "$HISTORY_ASIDE"
   trap put_history_back EXIT
-  # A new database: the writer creates the schema and a new ledger identity, so the aggregator drops its checkpoint.
-  scripts/services.sh up >>"$OUT" 2>&1
+  # A new database: the migration creates the schema and a new ledger identity, so the aggregator drops its
+  # checkpoint.
   # shellcheck disable=SC2086 # SETTINGS is several words on purpose
   system_up Broker__PersistentDelivery=true ${SETTINGS:-}
   # shellcheck disable=SC2086 # LOAD_ARGS is several words on purpose
@@ -188,26 +179,21 @@ done
 
 if [ -n "${OVERLOAD:-}" ]; then
   # The limit is a queue argument, fixed when the queue is declared: drop the queues before and after.
-  ./run.sh down >>"$OUT" 2>&1 || true
-  scripts/services.sh up >>"$OUT" 2>&1
+  ./run.sh up >>"$OUT" 2>&1
   scripts/services.sh rabbit-delete-app-queues >>"$OUT" 2>&1
   system_up Broker__PersistentDelivery=true "Writer__BacklogLimitMegabytes=${OVERLOAD_LIMIT_MB:-16}"
-  writer=$(cat .local/pids/PurchasesWriter.pid)
+  writer=$(resource_pid purchases-writer)
   (sleep "${OVERLOAD_AFTER:-30}"; kill -STOP "$writer"; sleep "${OVERLOAD_PAUSE:-30}"; kill -CONT "$writer") &
   pause=$!
   load "overload: writer paused ${OVERLOAD_PAUSE:-30} s from ${OVERLOAD_AFTER:-30} s, backlog limit ${OVERLOAD_LIMIT_MB:-16} MB, ${OVERLOAD_STORES:-256} stores" \
     --stores "${OVERLOAD_STORES:-256}"
   wait "$pause"
-  {
-    ./run.sh down
-    scripts/services.sh up
-    scripts/services.sh rabbit-delete-app-queues
-  } >>"$OUT" 2>&1
+  scripts/services.sh rabbit-delete-app-queues >>"$OUT" 2>&1
 fi
 
 ./run.sh down >>"$OUT" 2>&1
 # The session's table, from the runs' summary.json: every figure side by side, each as a ratio of the first (the ceiling).
 if [ ${#REPORTS[@]} -ge 2 ]; then
-  dotnet "$LOADTEST" compare "${REPORTS[@]}" --out "${OUT%.log}.md" | tee -a "$OUT"
+  "$LOADTEST" compare "${REPORTS[@]}" --out "${OUT%.log}.md" | tee -a "$OUT"
 fi
 echo "Full output: $OUT"

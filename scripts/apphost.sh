@@ -4,7 +4,8 @@
 
 ROOT=${ROOT:?}
 APPHOST=$ROOT/src/Supermarket.AppHost
-STATE=${SUPERMARKET_STATE_DIR:-$ROOT/.local}
+# The local state (as LocalState reads it): accounts, the services' data, the chaos run's notes.
+export STATE=${SUPERMARKET_STATE_DIR:-$ROOT/.local}
 # The CLI's telemetry would leave this machine; nothing does.
 export ASPIRE_CLI_TELEMETRY_OPTOUT=1
 export DOTNET_CLI_TELEMETRY_OPTOUT=1
@@ -30,5 +31,23 @@ resource_pid() { # name
 resource_wait() { # name [healthy|down] [seconds]
   aspire wait "$1" --status "${2:-healthy}" --timeout "${3:-120}" >/dev/null
 }
+
+# Stops the AppHost of this checkout and waits until every process it ran is gone (DCP stops them after the AppHost
+# has exited; RabbitMQ takes a few seconds), so that the next start finds its ports free. Bounded: what is left after
+# a minute is killed.
+stop_apphost() {
+  local pids pid deadline=$((SECONDS + 60))
+  apphost_running || return 0
+  pids=$( (aspire describe --format Json 2>/dev/null | jq -r '.resources[].properties["executable.pid"] // empty') || true)
+  for pid in $pids; do pids+=" $(pgrep -P "$pid" | tr '\n' ' ')"; done
+  aspire stop >/dev/null
+  for pid in $pids; do
+    while alive "$pid" && ((SECONDS < deadline)); do sleep 0.5; done
+    if alive "$pid"; then kill -KILL "$pid"; fi
+  done
+}
+
+# PID 1 here does not reap orphans, so `kill -0` is true for a zombie: look at the state too.
+alive() { local stat; stat=$(ps -o stat= -p "$1" 2>/dev/null) && [[ $stat != Z* ]]; }
 
 apphost_running() { [ "$(cd "$ROOT" && dotnet tool run aspire ps --format Json --non-interactive --nologo 2>/dev/null | jq --arg p "$APPHOST/Supermarket.AppHost.csproj" '[.[] | select(.appHostPath == $p)] | length')" -gt 0 ]; }

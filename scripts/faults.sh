@@ -38,12 +38,12 @@ writers_ready() { all_healthy '^purchases-writer(-[0-9]+)?$'; }
 apis_ready() { all_healthy '^api(-[0-9]+)?$'; }
 
 # A process of the system killed as a crash, then started again by the AppHost.
-crash() { # resource
+kill_resource() { # resource
   log "killing $1 (pid $(resource_pid "$1"))"
   kill -KILL "$(resource_pid "$1")"
   resource_wait "$1" down 30
 }
-restart() { aspire resource "$1" start >/dev/null; }
+start_resource() { aspire resource "$1" start >/dev/null; }
 
 # The cluster's node a scenario hits: the one leading the writer's queue, or the next one (a follower).
 target_node() { # scenario
@@ -66,7 +66,7 @@ previous_writer_build() {
   dotnet build "$PREVIOUS_WRITER/src/Supermarket.PurchasesWriter" -c Release -v q -nologo >"$PREVIOUS_WRITER/build.log" 2>&1 \
     || die "building the previous writer failed; see $PREVIOUS_WRITER/build.log"
 }
-previous_writer_start() { restart previous-writer; resource_wait previous-writer healthy 120; }
+previous_writer_start() { start_resource previous-writer; resource_wait previous-writer healthy 120; }
 
 # Stopped once it has stored purchases beside today's writer: a rolling upgrade where it took nothing proves nothing.
 previous_writer_stop() {
@@ -95,8 +95,8 @@ inject() { # scenario
       target_node "$1" >"$FAULTS/node"
       log "$1: node $(node)"
       services rabbit-node-pause "$(node)" ;;
-    writer) crash purchases-writer ;;
-    aggregator) crash sales-aggregator ;;
+    writer) kill_resource purchases-writer ;;
+    aggregator) kill_resource sales-aggregator ;;
     # A restore of a backup taken this instant, as the aggregator tells one: the same entries, each stored_at another.
     # Under the ledger head's lock, so no entry commits meanwhile: the entry the aggregator counted last has moved.
     rebuild)
@@ -104,7 +104,7 @@ inject() { # scenario
         UPDATE sales_ledger SET stored_at = stored_at + INTERVAL 1 MICROSECOND; COMMIT;" ;;
     mariadb | db-outage) services db-down ;;
     db-stall) services db-pause ;;
-    api) crash api-1 ;;
+    api) kill_resource api-1 ;;
     rolling-upgrade) previous_writer_start ;;
     late-retry) ;;
     *) die "no such scenario: $1" ;;
@@ -115,13 +115,13 @@ repair() { # scenario
     rabbitmq) services rabbit-up ;;
     leader-kill | follower-kill) services rabbit-node-up "$(node)" ;;
     node-pause) services rabbit-node-resume "$(node)" ;;
-    writer) restart purchases-writer ;;
-    aggregator) restart sales-aggregator ;;
+    writer) start_resource purchases-writer ;;
+    aggregator) start_resource sales-aggregator ;;
     rebuild) ;;
     # Rows right after the restart: the writer's next retry (up to Writer:RetryMaxInterval away) makes the count grow.
     mariadb | db-outage) services db-up; stored_rows >"$FAULTS/rows-at-repair" ;;
     db-stall) services db-resume; stored_rows >"$FAULTS/rows-at-repair" ;;
-    api) restart api-1 ;;
+    api) start_resource api-1 ;;
     rolling-upgrade) previous_writer_stop ;;
     late-retry) ;;
     *) die "no such scenario: $1" ;;

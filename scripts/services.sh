@@ -81,9 +81,10 @@ first_node() { if resource rabbitmq >/dev/null; then echo 0; else echo 1; fi; }
 
 # rabbitmqctl as the node's own environment (its HOME holds the cookie), read from the AppHost.
 rabbitmqctl() { # node command...
-  local node=$1 env; shift
-  env=$(resource "$(node_resource "$node")" | jq -r '.environment | "HOME=\(.HOME)\nRABBITMQ_NODENAME=\(.RABBITMQ_NODENAME)"')
-  env $env /usr/lib/rabbitmq/bin/rabbitmqctl -q "$@"
+  local node=$1 described; shift
+  described=$(resource "$(node_resource "$node")")
+  HOME=$(jq -r .environment.HOME <<<"$described") RABBITMQ_NODENAME=$(jq -r .environment.RABBITMQ_NODENAME <<<"$described") \
+    /usr/lib/rabbitmq/bin/rabbitmqctl -q "$@"
 }
 
 node_down() { # N [KILL]

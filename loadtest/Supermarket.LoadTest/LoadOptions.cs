@@ -79,7 +79,7 @@ public sealed record LoadOptions
 
     /// <summary>MySQL, for the verification. Without a user of its own it connects as
     /// <c>SUPERMARKET_LOADTEST_DATABASE_USER</c> and <c>_PASSWORD</c> from the environment (the deployment), else as the
-    /// verifier's account of this machine (scripts/services.sh), which may read the rows and nothing else: no password
+    /// verifier's account of this machine (LocalAccounts), which may read the rows and nothing else: no password
     /// is typed on a command line.</summary>
     public string Database
     {
@@ -117,7 +117,7 @@ public sealed record LoadOptions
     public string BrokerVirtualHost { get; init; } = "/";
 
     /// <summary>The processes whose /about the report quotes, at their management ports (never the public one): by
-    /// default the API's, the aggregator's and the first writer's (scripts/apps.sh).</summary>
+    /// default the API's, the aggregator's and the first writer's (as the AppHost runs them).</summary>
     public IReadOnlyList<Uri> Workers { get; init; } = [new("http://127.0.0.1:9080"), new("http://127.0.0.1:9101"), new("http://127.0.0.1:9111")];
 
     /// <summary>The API's management port: the first of <see cref="Workers"/>.</summary>

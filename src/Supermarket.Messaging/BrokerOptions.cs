@@ -50,7 +50,7 @@ public sealed class BrokerOptions
 
     /// <summary>This service's own broker user, allowed only what the service needs (README, "Security"). No default:
     /// a process without one refuses to start, so no deployment runs on a password someone forgot to set.
-    /// <c>scripts/apps.sh</c> gives each local process its user from the accounts of this machine.</summary>
+    /// the AppHost gives each local process its user from the accounts of this machine.</summary>
     [Required(ErrorMessage = "Broker:Username is not set: each service has a broker user of its own (Broker__Username).")]
     public string Username { get; set; } = "";
 

@@ -1,5 +1,6 @@
 using System.Net.Http.Json;
 using System.Text.Json.Nodes;
+using Microsoft.Extensions.DependencyInjection;
 using Supermarket.AppHost.Secrets;
 using Supermarket.AppHost.Topology;
 
@@ -19,8 +20,11 @@ public static class Nginx
         return builder.AddExecutable("api", "nginx", folder, "-c", config, "-p", folder)
             .WithHttpEndpoint(port: topology.PublicPort, name: "http", isProxied: false)
             .WaitForAll(apis)
-            .OnBeforeResourceStarted(async (_, _, cancellation) =>
+            .OnBeforeResourceStarted(async (_, started, cancellation) =>
             {
+                // This runs beside the waits, not after them: the first replica's /about is read once it is healthy.
+                await started.Services.GetRequiredService<ResourceNotificationService>()
+                    .WaitForResourceHealthyAsync(apis[0].Resource.Name, cancellation);
                 Directory.CreateDirectory(Path.Combine(folder, "tmp"));
                 var template = await File.ReadAllTextAsync(Path.Combine(repository, "scripts", "nginx.conf.template"), cancellation);
                 var servers = string.Join('\n', apis.Select(api =>

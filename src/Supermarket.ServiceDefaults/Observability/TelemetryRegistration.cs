@@ -20,6 +20,7 @@ public static class TelemetryRegistration
     /// <summary>Where Application Insights takes telemetry, under the name Azure gives it (infra/ sets it on every
     /// container app); unset, nothing goes to Azure.</summary>
     public const string AzureMonitorConnectionString = "APPLICATIONINSIGHTS_CONNECTION_STRING";
+    public const string StandardOtlpEndpoint = "OTEL_EXPORTER_OTLP_ENDPOINT";
 
     /// <summary>The meters and activity sources of the libraries on a purchase's path: MassTransit (publish,
     /// consume, request) and MySqlConnector (its pool's <c>db.client.connections.*</c>, each command).</summary>
@@ -38,7 +39,11 @@ public static class TelemetryRegistration
         var otlp = builder.Configuration.GetSection(TelemetryOptions.Section).Get<TelemetryOptions>() ?? new TelemetryOptions();
 
         var telemetry = builder.Services.AddOpenTelemetry()
-            .ConfigureResource(resource => resource.AddService(builder.Environment.ApplicationName))
+            // Under an AppHost the dashboard knows each process by the name and instance the AppHost gives it
+            // (OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES); elsewhere a service is named for its application.
+            .ConfigureResource(resource => resource.AddService(
+                builder.Configuration["OTEL_SERVICE_NAME"] ?? builder.Environment.ApplicationName,
+                autoGenerateServiceInstanceId: builder.Configuration["OTEL_RESOURCE_ATTRIBUTES"] is null))
             .WithMetrics(metrics => metrics
                 .AddMeter(MeterName)
                 .AddMeter(LibrarySources)
@@ -49,20 +54,24 @@ public static class TelemetryRegistration
                 .AddPrometheusExporter(prometheus => prometheus.ScrapeResponseCacheDurationMilliseconds = 0));
         builder.Services.ConfigureOpenTelemetryMeterProvider((services, metrics) =>
             metrics.AddView(OnlyThisHost(services.GetRequiredService<IMeterFactory>())));
+        // An Aspire AppHost names its dashboard's collector in OpenTelemetry's standard variable.
+        var otlpEndpoint = otlp.OtlpEndpoint
+            ?? (builder.Configuration[StandardOtlpEndpoint] is { Length: > 0 } standard ? new Uri(standard) : null);
         var azureMonitor = builder.Configuration[AzureMonitorConnectionString];
-        if (otlp.OtlpEndpoint is null && string.IsNullOrEmpty(azureMonitor))
+        if (otlpEndpoint is null && string.IsNullOrEmpty(azureMonitor))
         {
             return builder;
         }
 
         telemetry.WithTracing(tracing => tracing
+            .SetSampler(new ParentBasedSampler(new TraceIdRatioBasedSampler(otlp.TraceSampleRatio)))
             .AddAspNetCoreInstrumentation()
             .AddHttpClientInstrumentation()
             .AddSource(MeterName)
             .AddSource(LibrarySources));
-        if (otlp.OtlpEndpoint is not null)
+        if (otlpEndpoint is not null)
         {
-            telemetry.UseOtlpExporter(otlp.OtlpProtocol, otlp.OtlpEndpoint);
+            telemetry.UseOtlpExporter(otlp.OtlpProtocol, otlpEndpoint);
         }
 
         if (!string.IsNullOrEmpty(azureMonitor))

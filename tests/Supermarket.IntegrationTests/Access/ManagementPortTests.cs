@@ -7,7 +7,8 @@ namespace Supermarket.IntegrationTests.Access;
 
 /// <summary>The API's public port (the one nginx and the deployment publish) serves the API and its documentation
 /// only; /health/*, /metrics and /about answer on its management port. On the real Kestrel of the API's own build,
-/// started as scripts/apps.sh starts it: the in-memory test server has no ports to tell apart.</summary>
+/// started with --urls and --Management:Url as the AppHost starts it: the in-memory test server has no ports to tell
+/// apart.</summary>
 [Collection(nameof(SystemCollection))]
 public sealed class ManagementPortTests(SupermarketSystem system)
 {

@@ -48,8 +48,8 @@ public static class RealServices
         catch (Exception exception) when (exception is SocketException or TimeoutException)
         {
             throw new InvalidOperationException(
-                $"{service} is not reachable on 127.0.0.1:{port}. Start it with `scripts/services.sh up` " +
-                "(./test.sh does this before running the tests).", exception);
+                $"{service} is not reachable on 127.0.0.1:{port}. Start the system with `./run.sh up` " +
+                "(./test.sh does this before running the tests, unless it runs already).", exception);
         }
     }
 

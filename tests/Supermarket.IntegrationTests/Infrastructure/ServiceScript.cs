@@ -2,7 +2,8 @@ using System.Diagnostics;
 
 namespace Supermarket.IntegrationTests.Infrastructure;
 
-/// <summary>Runs scripts/services.sh, to stop and start a real service the way an outage would.</summary>
+/// <summary>Runs scripts/services.sh, to stop and start a real service of the AppHost (or pause its process) the way
+/// an outage would.</summary>
 public static class ServiceScript
 {
     public static async Task RunAsync(params string[] command)

@@ -2,8 +2,8 @@ using Supermarket.Security;
 
 namespace Supermarket.IntegrationTests.Infrastructure;
 
-/// <summary>The real services, as scripts/services.sh starts them, but a vhost and a database of the tests' own,
-/// so a test run neither sees nor disturbs the data of `./run.sh`.</summary>
+/// <summary>The real services, as the AppHost runs them (./run.sh up), but a vhost and a database of the tests' own,
+/// so a test run neither sees nor disturbs the data of the system it runs beside.</summary>
 public static class TestSettings
 {
     public const string VirtualHost = "supermarket-test";
@@ -13,12 +13,12 @@ public static class TestSettings
     public const int ManagementPort = 15672;
     public const int DatabasePort = 3306;
 
-    /// <summary>The accounts scripts/services.sh made on this machine: each process under test runs as its service's
+    /// <summary>The accounts of this machine (made and provisioned by the AppHost): each process under test runs as its service's
     /// own users, so a right a service lacks fails its tests. The broker's administrator resets what the tests
     /// change; the services' users have no management rights.</summary>
     public static readonly LocalAccounts Accounts = LocalAccounts.Load();
 
-    /// <summary>This run's key for local credentials (Auth:SigningKey), as ./run.sh makes one per machine.</summary>
+    /// <summary>This run's key for local credentials (Auth:SigningKey), as the AppHost makes one per machine.</summary>
     public static readonly AuthOptions Auth = new() { SigningKey = LocalCredentials.NewSigningKey() };
 
     public static string Till(int store) => LocalCredentials.ForTill(Auth, store, TimeSpan.FromHours(1));
@@ -47,7 +47,7 @@ public static class TestSettings
     private static string Connect(string database, Account account) =>
         new MySqlConnector.MySqlConnectionStringBuilder(database) { UserID = account.User, Password = account.Password }.ConnectionString;
 
-    /// <summary>Each service's own users, as scripts/apps.sh gives them.</summary>
+    /// <summary>Each service's own users, as the AppHost gives them.</summary>
     public static Dictionary<string, string?> ApiAccounts() => AccountsOf(Accounts.BrokerApi, null);
 
     public static Dictionary<string, string?> OwnerAccounts() => new()

@@ -1,0 +1,73 @@
+using System.Net.Http.Headers;
+using System.Security.Cryptography;
+using Microsoft.Playwright;
+using Supermarket.IntegrationTests.Infrastructure;
+using Xunit.Abstractions;
+
+namespace Supermarket.IntegrationTests.AppHost;
+
+/// <summary>The Aspire dashboard of the system ./run.sh brought up, in a real browser (Debian's chromium, driven by
+/// Playwright): what a user sees there.</summary>
+public sealed class DashboardTests(ITestOutputHelper output)
+{
+    private const string Chromium = "/usr/bin/chromium";
+
+    [Fact]
+    public async Task The_dashboard_shows_every_resource_running_and_one_purchase_as_one_trace_from_the_api_to_the_writer()
+    {
+        var dashboard = await RunningAppHost.DashboardAsync();
+        var processes = (await RunningAppHost.ResourcesAsync()).Where(resource => resource.Type != "Parameter" && resource.Name != "previous-writer").ToList();
+        Assert.Contains(processes, resource => resource.Name == "purchases-writer");
+
+        // One purchase, its trace started by the caller (sampled), so the test knows its id.
+        var traceId = Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(16));
+        using (var api = new HttpClient { BaseAddress = new Uri("http://127.0.0.1:8080") })
+        using (var post = new HttpRequestMessage(HttpMethod.Post, "/purchase/5/customer/5001/date/20190202"))
+        {
+            post.Headers.Add("traceparent", $"00-{traceId}-{Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(8))}-01");
+            post.Content = new StringContent("""{"items":[{"ItemID":"47","numberOfItems:":1}]}""", new MediaTypeHeaderValue("application/json"));
+            using var recorded = await api.SendAsync(post);
+            Assert.Equal(System.Net.HttpStatusCode.Created, recorded.StatusCode);
+        }
+
+        using var playwright = await Playwright.CreateAsync();
+        await using var browser = await playwright.Chromium.LaunchAsync(new()
+        {
+            ExecutablePath = Chromium,
+            Headless = true,
+            Args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        });
+        var page = await browser.NewPageAsync(new() { ViewportSize = new() { Width = 1600, Height = 1000 } });
+
+        // The login token in the address signs the browser in; the resources page follows.
+        await page.GotoAsync(dashboard.ToString());
+        foreach (var (name, _, state, health) in processes)
+        {
+            var row = page.Locator("tr.resource-row").Filter(new() { Has = page.Locator($"td[title$=': {name}']") });
+            await Assertions.Expect(row).ToHaveCountAsync(1, new() { Timeout = 30_000 });
+            var expected = name.StartsWith("mariadb-", StringComparison.Ordinal) || name == "schema-migration" ? "Finished" : "Running";
+            await Assertions.Expect(row.Locator("td[col-index='2']")).ToHaveAttributeAsync("title", expected, new() { Timeout = 30_000 });
+            Assert.True(expected == "Finished" || health == "Healthy", $"{name} is {state}, {health ?? "without a health check"}");
+        }
+
+        var resources = Path.Combine(Directory.CreateTempSubdirectory("supermarket-dashboard-").FullName, "resources.png");
+        await page.ScreenshotAsync(new() { Path = resources });
+
+        // The trace, as the dashboard shows it: spans of the API and of the writer's transaction. Telemetry is
+        // exported in batches, so the page is asked again until both are there.
+        var detail = new Uri(dashboard, $"/traces/detail/{traceId}").ToString();
+        var shown = await Eventually.UntilAsync(async () =>
+        {
+            await page.GotoAsync(detail);
+            await page.WaitForTimeoutAsync(1000);
+            return await page.InnerTextAsync("body");
+        }, text => text.Contains("purchases-writer", StringComparison.Ordinal) && text.Contains("api", StringComparison.Ordinal)
+            && !text.Contains("not found", StringComparison.Ordinal), TimeSpan.FromSeconds(60));
+        var trace = Path.Combine(Path.GetDirectoryName(resources)!, "trace.png");
+        await page.ScreenshotAsync(new() { Path = trace });
+        output.WriteLine($"screenshots: {resources}, {trace}");
+
+        Assert.Contains("purchases-writer", shown, StringComparison.Ordinal);
+        Assert.Contains("POST", shown, StringComparison.Ordinal);
+    }
+}
