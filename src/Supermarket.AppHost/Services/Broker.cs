@@ -96,6 +96,10 @@ public static class Broker
             // someone restarts it by hand, as measured in the node-pause scenario). Quorum queues stay consistent
             // either way.
             config.AppendLine("cluster_formation.peer_discovery_backend = classic_config");
+            // All nodes start together; RabbitMQ 3.10 would otherwise wait 5-60 s at random before its first boot's
+            // discovery.
+            config.AppendLine("cluster_formation.randomized_startup_delay_range.min = 0");
+            config.AppendLine("cluster_formation.randomized_startup_delay_range.max = 2");
             foreach (var (peer, index) in cluster.Select((peer, index) => (peer, index)))
             {
                 config.AppendLine($"cluster_formation.classic_config.nodes.{index + 1} = {peer.ErlangName}");

@@ -92,5 +92,9 @@ public sealed class LoadReportTests(SupermarketSystem system, ITestOutputHelper 
         .. args, "--max-item-id", "50", "--plain", "--reports", reports, "--verify-timeout", "60",
         "--database", TestSettings.VerifierConnectionString(), "--broker-vhost", TestSettings.VirtualHost,
         "--workers", $"{system.WriterUrl},{system.AggregatorUrl}",
-    ]);
+    ]) with
+    {
+        // The API under test checks credentials with this run's key, not the machine's.
+        Credentials = TestSettings.Auth,
+    };
 }
