@@ -39,7 +39,7 @@ stop_apphost() {
   local pids pid deadline=$((SECONDS + 60))
   apphost_running || return 0
   pids=$( (aspire describe --format Json 2>/dev/null | jq -r '.resources[].properties["executable.pid"] // empty') || true)
-  for pid in $pids; do pids+=" $(pgrep -P "$pid" | tr '\n' ' ')"; done
+  for pid in $pids; do pids+=" $(pgrep -P "$pid" | tr '\n' ' ' || true)"; done
   aspire stop >/dev/null
   for pid in $pids; do
     while alive "$pid" && ((SECONDS < deadline)); do sleep 0.5; done

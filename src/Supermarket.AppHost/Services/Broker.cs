@@ -47,7 +47,7 @@ public static class Broker
         return [.. nodes.Select(node =>
         {
             WriteConfiguration(node, nodes, definitions);
-            builder.Services.AddHealthChecks().AddAsyncCheck(node.Resource, cancellation => ProtocolProbes.AnswersAmqpAsync(node.Port, cancellation));
+            builder.Services.AddHealthChecks().AddAsyncCheck(node.Resource, cancellation => AmqpProbe.AnswersAsync(node.Port, cancellation));
             var resource = builder.AddExecutable(node.Resource, "/usr/lib/rabbitmq/bin/rabbitmq-server", node.Folder)
                 .WithEnvironment("HOME", node.Home) // the Erlang cookie lives there; a cluster's nodes share it
                 .WithEnvironment("RABBITMQ_NODENAME", node.ErlangName)
