@@ -18,8 +18,8 @@ aspire() { # command [args...]
 # One resource as `aspire describe` tells it (JSON): state, healthStatus, exitCode, urls, properties, environment.
 resource() { aspire describe "$1" --format Json 2>/dev/null | jq -e '.resources[0]'; }
 
-# The process doing a resource's work: the one DCP started, or the child it runs (a project's `dotnet run` runs the
-# service; rabbitmq-server's script runs the Erlang VM).
+# The process doing a resource's work: the one DCP started, or the child it runs (the .NET SDK's run host of a
+# project runs the service; rabbitmq-server's script runs the Erlang VM).
 resource_pid() { # name
   local pid child
   pid=$(resource "$1" | jq -er '.properties["executable.pid"]') || return 1
