@@ -20,15 +20,17 @@ public static class RunningAppHost
         return appHost is { } url ? new Uri(url) : throw new InvalidOperationException("The AppHost of this checkout is not running: ./run.sh up starts it.");
     }
 
-    /// <summary>Every resource: its name, state and health (null when it has no health check).</summary>
-    public static async Task<IReadOnlyList<(string Name, string Type, string State, string? Health)>> ResourcesAsync()
+    /// <summary>Every resource: its name, state, health (null when it has no health check) and, once it ended, its exit
+    /// code.</summary>
+    public static async Task<IReadOnlyList<(string Name, string Type, string State, string? Health, int? ExitCode)>> ResourcesAsync()
     {
         using var described = await AspireAsync("describe", "--apphost", Path.Combine(Repository, "src", "Supermarket.AppHost"), "--format", "Json");
         return [.. described.RootElement.GetProperty("resources").EnumerateArray().Select(resource => (
             resource.GetProperty("displayName").GetString()!,
             resource.GetProperty("resourceType").GetString()!,
             resource.GetProperty("state").GetString()!,
-            resource.TryGetProperty("healthStatus", out var health) && health.ValueKind == JsonValueKind.String ? health.GetString() : null))];
+            resource.TryGetProperty("healthStatus", out var health) && health.ValueKind == JsonValueKind.String ? health.GetString() : null,
+            resource.TryGetProperty("exitCode", out var exit) && exit.ValueKind == JsonValueKind.Number ? exit.GetInt32() : (int?)null))];
     }
 
     private static async Task<JsonDocument> AspireAsync(params string[] arguments)
