@@ -69,7 +69,7 @@ day() {
     sleep 2
   done
   sleep 1
-  kill "$follower" 2>/dev/null || true
+  kill_tree "$follower"
   code=$(resource load-test | jq -r '.exitCode // 1')
   log "the load test ended with exit code $code"
   return "$code"

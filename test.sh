@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The test suite. First the fast tests (Supermarket.Fast.slnf: a project per deployable and library, no service
-# needed). Then, unless it runs already, it brings the system up through its AppHost (./run.sh up: installing
-# RabbitMQ, MariaDB and chromium if missing), whose RabbitMQ and MariaDB the integration tests use (a vhost and
-# databases of their own), validates docker/compose.yaml, then runs the main job itself on a tiny day (./run.sh with 4 stores),
-# which must end with zero failures and a passing verification, and a short chaos run (every fault once, nothing
-# lost), on one RabbitMQ node and then on a cluster of three; then the same day and a chaos run against the deployment
-# in containers (./run.sh --in-containers: installs podman, builds the images on the first run).
-# The system stays up afterwards; `./run.sh down` stops everything. Test counts come from the TRX files dotnet test
-# writes, not from its console text.
+# needed). Then the integration tests, which start the system themselves through its AppHost (Aspire.Hosting.Testing:
+# TestedAppHost, the topology users run, dashboard included) and use its RabbitMQ and MariaDB (a vhost and databases of
+# their own); a system already running (./run.sh, as the README orders them) is stopped first, since the two would
+# share ports and services. Then it validates docker/compose.yaml, runs the main job itself on a tiny day (./run.sh
+# with 4 stores), which must end with zero failures and a passing verification, and a short chaos run (every fault
+# once, nothing lost), on one RabbitMQ node and then on a cluster of three; then the same day and a chaos run against
+# the deployment in containers (./run.sh --in-containers: installs podman, builds the images on the first run).
+# The system is up afterwards (./run.sh up); `./run.sh down` stops everything. Test counts come from the TRX files
+# dotnet test writes, not from its console text.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 results=$ROOT/.local/test-results
@@ -22,9 +23,11 @@ dotnet test "$ROOT/Supermarket.Fast.slnf" -c Release --logger trx --results-dire
 
 # shellcheck source=scripts/apphost.sh
 source "$ROOT/scripts/apphost.sh"
-apphost_running || "$ROOT/run.sh" up
-# The load test's report is checked in a real browser (LoadReportTests): Debian's chromium, and a font to draw text.
+# What the AppHost runs (RabbitMQ, MariaDB, nginx, the Aspire CLI), and a real browser for the dashboard and the load
+# test's report (DashboardTests, LoadReportTests): Debian's chromium, and a font to draw text.
+"$ROOT/scripts/services.sh" install
 "$ROOT/scripts/services.sh" install chromium fonts-dejavu-core
+stop_apphost
 dotnet test "$ROOT/tests/Supermarket.IntegrationTests" -c Release --logger trx --logger "console;verbosity=normal" \
   --results-directory "$results" "${hang[@]}" "$@" || status=$?
 

@@ -18,7 +18,6 @@
 #   scripts/services.sh rabbit-block|rabbit-unblock   a memory alarm: RabbitMQ stops reading from publishers
 #   scripts/services.sh rabbit-delete-app-queues   every queue of the default vhost (the applications declare theirs
 #                                              again as they start)
-#   scripts/services.sh replay-unstorable [VHOST]   purchases MySQL refused, set aside by the writer, back to it
 #
 # Aspire can start, stop and restart a resource, not pause one, nor ask RabbitMQ which node leads a queue: those go
 # to the processes and to rabbitmqctl, which authenticates with the node's Erlang cookie (no password here).
@@ -127,31 +126,6 @@ rabbit_consumed() {
     jq -e 'all(.[] | select(.durable and (.name | test("_(error|skipped|unstorable)$") | not)); .consumers > 0)' >/dev/null
 }
 
-# Purchases MySQL refused as they were wait, each alone, in the writer's _unstorable queue (README, "Guarantees").
-# Once the cause is fixed, a one-off shovel moves what the queue holds now back to the fanout the writer consumes
-# from, and removes itself; one MySQL still refuses is set aside again.
-replay_unstorable() { # vhost
-  local vhost=$1 queue=supermarket.purchases.writer_unstorable name=replay-unstorable definition deadline=$((SECONDS + 120)) node
-  node=$(first_node)
-  # A shovel told to move "the queue's length" of nothing would wait for a first message without end.
-  if rabbitmqctl "$node" list_queues -p "$vhost" name messages --formatter json |
-    jq -e --arg q "$queue" 'all(.[]; .name != $q or .messages == 0)' >/dev/null; then
-    log "nothing set aside in vhost $vhost"
-    return
-  fi
-  # amqp:/// and the vhost: the local node, over a direct connection, in that vhost (plain amqp:// would be "/").
-  definition=$(jq -cn --arg vhost "$vhost" --arg queue "$queue" '("amqp:///" + ($vhost | @uri)) as $uri
-    | {"src-uri": $uri, "src-queue": $queue, "src-delete-after": "queue-length",
-       "dest-uri": $uri, "dest-exchange": "supermarket.purchase-batch-recorded"}')
-  rabbitmqctl "$node" set_parameter -p "$vhost" shovel "$name" "$definition"
-  # The shovel deletes its own parameter once it has moved every message the queue held when it started.
-  while rabbitmqctl "$node" list_parameters -p "$vhost" --formatter json | jq -e --arg n "$name" 'any(.[]; .name == $n)' >/dev/null; do
-    ((SECONDS < deadline)) || die "the replay shovel did not finish within 120 s (rabbitmqctl shovel_status -p $vhost)"
-    sleep 1
-  done
-  log "replayed the set-aside purchases of vhost $vhost to the writer"
-}
-
 case ${1:-} in
   install) shift; install "$@" ;;
   rabbit-down) aspire resource rabbitmq stop >/dev/null ;;
@@ -168,10 +142,9 @@ case ${1:-} in
   rabbit-delete-app-queues)
     rabbitmqctl "$(first_node)" list_queues name --formatter json | jq -r '.[].name' |
       while read -r queue; do rabbitmqctl "$(first_node)" delete_queue "$queue" >/dev/null; done ;;
-  replay-unstorable) replay_unstorable "${2:-/}" ;;
   db-down) aspire resource mariadb stop >/dev/null ;;
   db-up) aspire resource mariadb start >/dev/null; resource_wait mariadb healthy 120 ;;
   db-pause) kill -STOP "$(resource_pid mariadb)" ;;
   db-resume) kill -CONT "$(resource_pid mariadb)" ;;
-  *) echo "usage: $0 install [PACKAGE...]|rabbit-down|rabbit-up|rabbit-node-up N|rabbit-node-down N [KILL]|rabbit-node-pause N|rabbit-node-resume N|rabbit-leader QUEUE|rabbit-cluster-whole|rabbit-consumed|rabbit-block|rabbit-unblock|rabbit-delete-app-queues|replay-unstorable [VHOST]|db-down|db-up|db-pause|db-resume" >&2; exit 2 ;;
+  *) echo "usage: $0 install [PACKAGE...]|rabbit-down|rabbit-up|rabbit-node-up N|rabbit-node-down N [KILL]|rabbit-node-pause N|rabbit-node-resume N|rabbit-leader QUEUE|rabbit-cluster-whole|rabbit-consumed|rabbit-block|rabbit-unblock|rabbit-delete-app-queues|db-down|db-up|db-pause|db-resume" >&2; exit 2 ;;
 esac

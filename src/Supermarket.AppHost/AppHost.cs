@@ -1,3 +1,4 @@
+using Supermarket.AppHost.Operations;
 using Supermarket.AppHost.Secrets;
 using Supermarket.AppHost.Services;
 using Supermarket.AppHost.Topology;
@@ -41,7 +42,8 @@ var writers = topology.WriterProcesses().Select(writer => builder.AddProject<Pro
         .WithManagementPort(writer.ManagementPort)
         .WithBroker(broker, accounts.BrokerWriter)
         .WithDatabaseAccount(accounts.DatabaseWriter)
-        .WaitForCompletion(migration))
+        .WaitForCompletion(migration)
+        .WithUnstorablePurchasesReplay(broker[0].Node, accounts.Local))
     .ToList();
 
 builder.AddProject<Projects.Supermarket_SalesAggregator>("sales-aggregator")

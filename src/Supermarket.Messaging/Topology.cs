@@ -18,7 +18,7 @@ public static class Topology
     public const string PurchasesWriterQueue = "supermarket.purchases.writer";
 
     /// <summary>Purchases MySQL refuses as they are, each alone in its message, set aside by the writer so that their
-    /// batch-mates are stored; <c>scripts/services.sh replay-unstorable</c> puts them back on the writer's queue.</summary>
+    /// batch-mates are stored; the writer's <c>replay-unstorable</c> command (the AppHost's UnstorablePurchasesReplay) puts them back on the writer's queue.</summary>
     public const string UnstorablePurchasesQueue = "supermarket.purchases.writer_unstorable";
 
     /// <summary>The writer answers Idempotency-Key claims here, apart from the purchases, so a claim never waits

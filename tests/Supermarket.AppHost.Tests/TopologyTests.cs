@@ -105,6 +105,19 @@ public sealed class TopologyTests
     }
 
     [Fact]
+    public async Task Every_writer_offers_the_replay_of_the_purchases_it_set_aside()
+    {
+        await using var model = await ModelAsync("--writers", "2");
+
+        foreach (var writer in new[] { "purchases-writer", "purchases-writer-2" })
+        {
+            Assert.Contains(Resource(model, writer).Annotations.OfType<ResourceCommandAnnotation>(), command => command.Name == "replay-unstorable");
+        }
+
+        Assert.DoesNotContain(Resource(model, "sales-aggregator").Annotations.OfType<ResourceCommandAnnotation>(), command => command.Name == "replay-unstorable");
+    }
+
+    [Fact]
     public async Task Against_the_containers_only_the_day_runs_here()
     {
         await using var model = await ModelAsync("--in-containers", "true", "--day", "chaos", "--in-containers");

@@ -9,11 +9,11 @@ namespace Supermarket.Deployment.Tests;
 /// </summary>
 public sealed class ServiceRuntimeSettingsTests
 {
-    public static TheoryData<string> Services() => ["Supermarket.Api", "Supermarket.PurchasesWriter", "Supermarket.SalesAggregator"];
+    public static TheoryData<string> Programs() => ["Supermarket.Api", "Supermarket.PurchasesWriter", "Supermarket.SalesAggregator", "Supermarket.LoadTest"];
 
     [Theory]
-    [MemberData(nameof(Services))]
-    public void A_service_runs_with_the_workstation_gc_without_a_background_thread(string service)
+    [MemberData(nameof(Programs))]
+    public void A_program_runs_with_the_workstation_gc_without_a_background_thread_and_without_spinning_idle_workers(string service)
     {
         // The test project references every service, so their runtimeconfig.json files are copied beside it.
         using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(AppContext.BaseDirectory, service + ".runtimeconfig.json")));
@@ -21,5 +21,6 @@ public sealed class ServiceRuntimeSettingsTests
 
         Assert.False(settings.GetProperty("System.GC.Server").GetBoolean());
         Assert.False(settings.GetProperty("System.GC.Concurrent").GetBoolean());
+        Assert.Equal("0", settings.GetProperty("System.Threading.ThreadPool.UnfairSemaphoreSpinLimit").ToString());
     }
 }

@@ -13,10 +13,7 @@ public static class ServiceProcesses
     /// <c>Management:Url</c>). The dashboard's health is its /health/ready.</summary>
     public static IResourceBuilder<ProjectResource> WithManagementPort(this IResourceBuilder<ProjectResource> project, int port, string setting = "urls") =>
         project.Listening("management", port, setting)
-            .WithHttpHealthCheck("/health/ready", endpointName: "management")
-            // Idle thread-pool workers spin before they sleep; on two cores shared by five busy processes that
-            // spinning takes CPU from the others (docs/performance.md).
-            .WithEnvironment("DOTNET_ThreadPool_UnfairSemaphoreSpinLimit", "0");
+            .WithHttpHealthCheck("/health/ready", endpointName: "management");
 
     private static IResourceBuilder<ProjectResource> Listening(this IResourceBuilder<ProjectResource> project, string endpoint, int port, string setting) =>
         project.WithHttpEndpoint(port: port, name: endpoint, isProxied: false)

@@ -3,28 +3,27 @@ using System.Security.Cryptography;
 using System.Text.RegularExpressions;
 using Microsoft.Playwright;
 using Supermarket.IntegrationTests.Infrastructure;
-using Xunit.Abstractions;
 
 namespace Supermarket.IntegrationTests.AppHost;
 
-/// <summary>The Aspire dashboard of the system ./run.sh brought up, in a real browser (Debian's chromium, driven by
-/// Playwright): what a user sees there.</summary>
-public sealed class DashboardTests(ITestOutputHelper output)
+/// <summary>The Aspire dashboard of the system the test run started (<see cref="TestedAppHost"/>), in a real browser
+/// (Debian's chromium, driven by Playwright): what a user sees there.</summary>
+public sealed class DashboardTests(TestedAppHost appHost, ITestOutputHelper output)
 {
     private const string Chromium = "/usr/bin/chromium";
 
-    private static readonly string[] OneShots = ["mariadb-install", "mariadb-accounts", "schema-migration", "load-test"];
+    private static readonly string[] OneShots = ["mariadb-install", "mariadb-accounts", "schema-migration"];
 
     [Fact]
     public async Task The_dashboard_shows_every_resource_running_and_one_purchase_as_one_trace_from_the_api_to_the_writer()
     {
-        var dashboard = await RunningAppHost.DashboardAsync();
-        var processes = (await RunningAppHost.ResourcesAsync()).Where(resource => resource.Type != "Parameter" && resource.Name != "previous-writer").ToList();
+        var dashboard = appHost.Dashboard;
+        var processes = appHost.Resources();
         Assert.Contains(processes, resource => resource.Name == "purchases-writer");
 
         // One purchase, its trace started by the caller (sampled), so the test knows its id.
         var traceId = Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(16));
-        using (var api = new HttpClient { BaseAddress = new Uri("http://127.0.0.1:8080") })
+        using (var api = new HttpClient { BaseAddress = appHost.Api })
         using (var post = new HttpRequestMessage(HttpMethod.Post, "/purchase/5/customer/5001/date/20190202"))
         {
             post.Headers.Add("traceparent", $"00-{traceId}-{Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(8))}-01");
@@ -44,11 +43,11 @@ public sealed class DashboardTests(ITestOutputHelper output)
 
         // The login token in the address signs the browser in; the resources page follows.
         await page.GotoAsync(dashboard.ToString());
-        foreach (var (name, _, state, health, exitCode) in processes)
+        foreach (var (name, state, health, exitCode) in processes)
         {
             var row = page.Locator("tr.resource-row").Filter(new() { Has = page.Locator($"td[title$=': {name}']") });
             await Assertions.Expect(row).ToHaveCountAsync(1, new() { Timeout = 30_000 });
-            // The steps that run once (MariaDB's set-up, the migration, a day of ./run.sh) have finished, and well.
+            // The steps that run once (MariaDB's set-up, the migration) have finished, and well.
             var expected = OneShots.Contains(name) ? "Finished" : "Running";
             Assert.True(expected == "Running" || exitCode == 0, $"{name} ended with exit code {exitCode}");
             // The state's cell reads the state (and a count of error logs, if any); a running one's title says

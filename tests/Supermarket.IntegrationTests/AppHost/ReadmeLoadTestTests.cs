@@ -1,10 +1,9 @@
 using System.Diagnostics;
 using Supermarket.IntegrationTests.Infrastructure;
-using Xunit.Abstractions;
 
 namespace Supermarket.IntegrationTests.AppHost;
 
-/// <summary>The README's way to run the load test against the system ./run.sh brought up: `dotnet run` of the load
+/// <summary>The README's way to run the load test against the system up (here the test run's <see cref="TestedAppHost"/>): `dotnet run` of the load
 /// test as written there, with no variable set by hand. It finds this machine's signing key and accounts itself.</summary>
 public sealed class ReadmeLoadTestTests(ITestOutputHelper output)
 {
@@ -13,7 +12,7 @@ public sealed class ReadmeLoadTestTests(ITestOutputHelper output)
     {
         var start = new ProcessStartInfo("dotnet")
         {
-            WorkingDirectory = RunningAppHost.Repository,
+            WorkingDirectory = TestedAppHost.Repository,
             RedirectStandardOutput = true,
             RedirectStandardError = true,
         };

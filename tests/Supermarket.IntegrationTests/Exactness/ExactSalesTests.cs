@@ -17,7 +17,7 @@ namespace Supermarket.IntegrationTests.Exactness;
 /// test per way it was found to break, on the real RabbitMQ and MariaDB. Each uses stores and items of its own.
 /// </summary>
 [Collection(nameof(SystemCollection))]
-public sealed class ExactSalesTests(SupermarketSystem system)
+public sealed class ExactSalesTests(SupermarketSystem system, TestedAppHost appHost)
 {
     [Fact]
     public async Task Counters_past_two_billion_units_do_not_wrap_and_survive_a_restart()
@@ -140,7 +140,7 @@ public sealed class ExactSalesTests(SupermarketSystem system)
         await SupermarketSystem.WaitUntilReadyAsync(client);
         Assert.Equal(HttpStatusCode.Created, (await Purchases.PostAsync(client, $"/purchase/{store}/customer/1/date/20210301", Purchases.Body((46001, 1)))).StatusCode);
 
-        await ServiceScript.RunAsync("rabbit-block");
+        await appHost.RabbitMqCtlAsync("set_vm_memory_high_watermark", "0");
         HttpStatusCode[] answers;
         try
         {
@@ -149,7 +149,7 @@ public sealed class ExactSalesTests(SupermarketSystem system)
         }
         finally
         {
-            await ServiceScript.RunAsync("rabbit-unblock");
+            await appHost.RabbitMqCtlAsync("set_vm_memory_high_watermark", "0.4");
         }
 
         Assert.All(answers, answer => Assert.Equal(HttpStatusCode.ServiceUnavailable, answer));

@@ -16,7 +16,6 @@ using Supermarket.Database;
 using Supermarket.IntegrationTests.Infrastructure;
 using Supermarket.SalesCounting;
 using Writer::Supermarket.PurchasesWriter.Storage;
-using Xunit.Abstractions;
 
 namespace Supermarket.IntegrationTests.Exactness;
 

@@ -8,8 +8,9 @@ using MySqlConnector;
 namespace Supermarket.IntegrationTests.Infrastructure;
 
 /// <summary>
-/// Checks that the real RabbitMQ and MariaDB answer, and gives the run a fresh test vhost and database.
-/// A missing service fails the run with a message that names it and says how to start it; nothing is skipped.
+/// Checks that the real RabbitMQ and MariaDB (the test run's AppHost's: <see cref="TestedAppHost"/>) answer, and gives
+/// the run a fresh test vhost and database. A missing service fails the run with a message that names it; nothing is
+/// skipped.
 /// </summary>
 public static class RealServices
 {
@@ -48,8 +49,8 @@ public static class RealServices
         catch (Exception exception) when (exception is SocketException or TimeoutException)
         {
             throw new InvalidOperationException(
-                $"{service} is not reachable on 127.0.0.1:{port}. Start the system with `./run.sh up` " +
-                "(./test.sh does this before running the tests, unless it runs already).", exception);
+                $"{service} is not reachable on 127.0.0.1:{port}: the test run's AppHost (TestedAppHost) started it, " +
+                "so it stopped since (see its console log in the test output).", exception);
         }
     }
 

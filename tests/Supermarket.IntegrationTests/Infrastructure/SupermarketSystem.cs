@@ -36,7 +36,7 @@ public sealed class SupermarketSystem : IAsyncLifetime
     /// <summary>The running aggregator's management address (/health/*, /metrics, /about).</summary>
     public Uri AggregatorUrl => (_aggregator ?? throw new InvalidOperationException("The aggregator is stopped.")).Url;
 
-    public async Task InitializeAsync()
+    public async ValueTask InitializeAsync()
     {
         await RealServices.PrepareAsync();
         await StartWriterAsync();
@@ -78,7 +78,7 @@ public sealed class SupermarketSystem : IAsyncLifetime
         await WaitUntilReadyAsync(_writer);
     }
 
-    public async Task DisposeAsync()
+    public async ValueTask DisposeAsync()
     {
         await StopStoreAsync();
         await StopWriterAsync();

@@ -6,7 +6,7 @@ using Supermarket.Messaging;
 namespace Supermarket.IntegrationTests.Ingest;
 
 [Collection(nameof(SystemCollection))]
-public sealed class BrokerOutageTests(SupermarketSystem system)
+public sealed class BrokerOutageTests(SupermarketSystem system, TestedAppHost appHost)
 {
     private const string Path = "/purchase/2/customer/2000/date/20210101";
     private static readonly TimeSpan RequestDeadline = new Supermarket.Api.Purchases.IngestOptions().RequestDeadline;
@@ -40,7 +40,7 @@ public sealed class BrokerOutageTests(SupermarketSystem system)
         var body = Purchases.Body((1, 1));
         Assert.Equal(HttpStatusCode.Created, (await Purchases.PostAsync(system.Api, Path, body)).StatusCode);
 
-        await ServiceScript.RunAsync("rabbit-down");
+        await appHost.StopAsync("rabbitmq");
         try
         {
             var watch = Stopwatch.StartNew();
@@ -78,7 +78,7 @@ public sealed class BrokerOutageTests(SupermarketSystem system)
         }
         finally
         {
-            await ServiceScript.RunAsync("rabbit-up");
+            await appHost.StartAsync("rabbitmq");
         }
 
         var recovered = await Eventually.UntilAsync(

@@ -4,7 +4,6 @@ using System.Net.Sockets;
 using System.Text;
 using Supermarket.IntegrationTests.Infrastructure;
 using Supermarket.Security;
-using Xunit.Abstractions;
 
 namespace Supermarket.IntegrationTests.Ingest;
 
@@ -25,9 +24,9 @@ public sealed class FuzzedInputTests(SupermarketSystem system, ITestOutputHelper
     private HttpClient _client = null!;
 
     // The fuzz includes GETs, which the aggregator answers: it must be up and connected, or they would be 504s.
-    public Task InitializeAsync() => system.WaitUntilHealthyAsync();
+    public async ValueTask InitializeAsync() => await system.WaitUntilHealthyAsync();
 
-    public async Task DisposeAsync()
+    public async ValueTask DisposeAsync()
     {
         if (_api is not null)
         {

@@ -7,7 +7,7 @@ namespace Supermarket.IntegrationTests.Ingest;
 /// <summary>A POST has one deadline, which the wait for a group and the wait for the broker's confirm share: a proxy
 /// whose timeout is longer never gives up on a POST that the API would still answer (and might answer 201).</summary>
 [Collection(nameof(SystemCollection))]
-public sealed class RequestDeadlineTests(SupermarketSystem system)
+public sealed class RequestDeadlineTests(SupermarketSystem system, TestedAppHost appHost)
 {
     private const int Store = 483;
     private static readonly TimeSpan Deadline = TimeSpan.FromSeconds(3);
@@ -25,7 +25,7 @@ public sealed class RequestDeadlineTests(SupermarketSystem system)
         Assert.Equal(HttpStatusCode.Created, (await PostAsync(client, 1)).Status);
 
         // A memory alarm: the broker stops reading from publishers, so no confirm comes while the connection stays up.
-        await ServiceScript.RunAsync("rabbit-block");
+        await appHost.RabbitMqCtlAsync("set_vm_memory_high_watermark", "0");
         try
         {
             var first = PostAsync(client, 2);
@@ -39,7 +39,7 @@ public sealed class RequestDeadlineTests(SupermarketSystem system)
         }
         finally
         {
-            await ServiceScript.RunAsync("rabbit-unblock");
+            await appHost.RabbitMqCtlAsync("set_vm_memory_high_watermark", "0.4");
         }
 
         await system.WaitUntilHealthyAsync();

@@ -5,7 +5,6 @@ using LoadTest::Supermarket.LoadTest;
 using LoadTest::Supermarket.LoadTest.Reporting;
 using Microsoft.Playwright;
 using Supermarket.IntegrationTests.Infrastructure;
-using Xunit.Abstractions;
 
 namespace Supermarket.IntegrationTests.LoadTest;
 

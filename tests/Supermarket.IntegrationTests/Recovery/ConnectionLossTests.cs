@@ -9,7 +9,7 @@ namespace Supermarket.IntegrationTests.Recovery;
 /// broker returns, without a restart, and what was in flight is stored once. (They guard the path of the writer's
 /// consumer lost after a broker restart, docs/reliability.md; the second test reproduced it until it was fixed.)</summary>
 [Collection(nameof(SystemCollection))]
-public sealed class ConnectionLossTests(SupermarketSystem system)
+public sealed class ConnectionLossTests(SupermarketSystem system, TestedAppHost appHost)
 {
     [Fact]
     public async Task A_broker_restart_while_the_writer_is_mid_batch_brings_every_consumer_back_and_loses_nothing()
@@ -40,14 +40,14 @@ public sealed class ConnectionLossTests(SupermarketSystem system)
                 }),
             ];
             await Task.Delay(TimeSpan.FromMilliseconds(500));
-            await ServiceScript.RunAsync("rabbit-down");
+            await appHost.StopAsync("rabbitmq");
         }
         finally
         {
             await locker.ExecuteAsync("UNLOCK TABLES");
             // The writer finishes its transactions against a broker that is gone, then the broker comes back.
             await Task.Delay(TimeSpan.FromSeconds(2));
-            await ServiceScript.RunAsync("rabbit-up");
+            await appHost.StartAsync("rabbitmq");
         }
         foreach (var question in questions)
         {
@@ -89,17 +89,17 @@ public sealed class ConnectionLossTests(SupermarketSystem system)
             inFlight = await Task.WhenAll(Enumerable.Range(1, 2_000).Select(customer =>
                 Purchases.RecordAsync(system.Api, 4, 4000 + customer, "20210106", (customer % 50 + 1, 1))));
             await Task.Delay(TimeSpan.FromSeconds(1));
-            await ServiceScript.RunAsync("db-pause");
+            appHost.Pause("mariadb");
             try
             {
-                await ServiceScript.RunAsync("rabbit-down");
-                await ServiceScript.RunAsync("rabbit-up");
+                await appHost.StopAsync("rabbitmq");
+                await appHost.StartAsync("rabbitmq");
                 consumers = await Eventually.UntilAsync(BrokerManagement.ConsumersAsync,
                     now => now.GetValueOrDefault(Topology.PurchasesWriterQueue) > 0, consumerBackWithin);
             }
             finally
             {
-                await ServiceScript.RunAsync("db-resume");
+                appHost.Resume("mariadb");
             }
         }
         finally

@@ -9,7 +9,7 @@ namespace Supermarket.IntegrationTests.Recovery;
 /// <summary>A database that is away for many of the writer's retries (a maintenance window, a failover) must not
 /// move acknowledged purchases out of the writer's path: nothing waits for a person to move it back.</summary>
 [Collection(nameof(SystemCollection))]
-public sealed class DatabaseOutageTests(SupermarketSystem system)
+public sealed class DatabaseOutageTests(SupermarketSystem system, TestedAppHost appHost)
 {
     [Fact]
     public async Task An_outage_over_many_retries_parks_nothing_and_stores_everything_once_it_is_back()
@@ -24,7 +24,7 @@ public sealed class DatabaseOutageTests(SupermarketSystem system)
         {
             await using var writer = await SupermarketSystem.StartWorkerAsync(Worker.Writer, settings);
             Guid[] acknowledged;
-            await ServiceScript.RunAsync("db-down");
+            await appHost.StopAsync("mariadb");
             try
             {
                 acknowledged = await Task.WhenAll(Enumerable.Range(1, 50).Select(customer =>
@@ -38,7 +38,7 @@ public sealed class DatabaseOutageTests(SupermarketSystem system)
             }
             finally
             {
-                await ServiceScript.RunAsync("db-up");
+                await appHost.StartAsync("mariadb");
             }
 
             await TestDatabase.AssertEachStoredOnceAsync(acknowledged, TimeSpan.FromSeconds(90));

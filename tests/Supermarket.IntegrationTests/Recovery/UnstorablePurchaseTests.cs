@@ -1,3 +1,6 @@
+extern alias AppHost;
+
+using AppHost::Supermarket.AppHost.Operations;
 using Supermarket.Contracts.Purchases;
 using Supermarket.IntegrationTests.Infrastructure;
 using Supermarket.Messaging;
@@ -45,8 +48,10 @@ public sealed class UnstorablePurchaseTests(SupermarketSystem system)
             await TestDatabase.ExecuteAsOwnerAsync($"DROP TRIGGER IF EXISTS refuse_store_{RefusedStore}");
         }
 
-        // The cause fixed, the documented command puts it back on the writer's path: stored and counted once.
-        await ServiceScript.RunAsync("replay-unstorable", TestSettings.VirtualHost);
+        // The cause fixed, the writer's replay command (here on the tests' vhost) puts it back on the writer's path:
+        // stored and counted once.
+        var replay = new UnstorablePurchasesReplay(TestSettings.BrokerPort, TestSettings.ManagementPort, TestSettings.Accounts.BrokerAdmin);
+        Assert.Equal(1u, await replay.ReplayAsync(TestSettings.VirtualHost, CancellationToken.None));
         await TestDatabase.AssertEachStoredOnceAsync([refused.PurchaseId], TimeSpan.FromSeconds(60));
         (int, long)[] expected = [(Item, 7)];
         Assert.Equal(expected, await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, RefusedStore), got => got.SequenceEqual(expected)));

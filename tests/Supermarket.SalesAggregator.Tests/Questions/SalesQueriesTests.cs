@@ -16,7 +16,7 @@ public sealed class SalesQueriesTests : IAsyncLifetime
 
     private ITestHarness Harness => _services.GetRequiredService<ITestHarness>();
 
-    public async Task InitializeAsync()
+    public async ValueTask InitializeAsync()
     {
         _services = new ServiceCollection()
             .AddMetrics()
@@ -72,7 +72,7 @@ public sealed class SalesQueriesTests : IAsyncLifetime
         Assert.Equal([new ItemSales(1, 1)], (await asked).Message.Items);
     }
 
-    public async Task DisposeAsync()
+    public async ValueTask DisposeAsync()
     {
         await Harness.Stop();
         await _services.DisposeAsync();
