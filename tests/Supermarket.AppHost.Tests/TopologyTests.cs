@@ -1,6 +1,7 @@
 using Aspire.Hosting;
 using Aspire.Hosting.ApplicationModel;
 using Aspire.Hosting.Testing;
+using Supermarket.AppHost.Operations;
 using Microsoft.Extensions.Logging.Abstractions;
 
 // The AppHost runs Debian's packages: Linux only.
@@ -111,10 +112,10 @@ public sealed class TopologyTests
 
         foreach (var writer in new[] { "purchases-writer", "purchases-writer-2" })
         {
-            Assert.Contains(Resource(model, writer).Annotations.OfType<ResourceCommandAnnotation>(), command => command.Name == "replay-unstorable");
+            Assert.Contains(Resource(model, writer).Annotations.OfType<ResourceCommandAnnotation>(), command => command.Name == UnstorablePurchasesReplayCommand.Name);
         }
 
-        Assert.DoesNotContain(Resource(model, "sales-aggregator").Annotations.OfType<ResourceCommandAnnotation>(), command => command.Name == "replay-unstorable");
+        Assert.DoesNotContain(Resource(model, "sales-aggregator").Annotations.OfType<ResourceCommandAnnotation>(), command => command.Name == UnstorablePurchasesReplayCommand.Name);
     }
 
     [Fact]

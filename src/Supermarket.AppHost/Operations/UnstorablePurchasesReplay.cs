@@ -94,7 +94,6 @@ public sealed class UnstorablePurchasesReplay(int amqpPort, int managementPort, 
             Convert.ToBase64String(Encoding.UTF8.GetBytes($"{administrator.User}:{administrator.Password}")));
         return http;
     }
-
 }
 
 /// <summary>The replay as a command of a writer's resource: on the dashboard, or

@@ -1,3 +1,5 @@
+extern alias LoadTest;
+
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
@@ -63,14 +65,9 @@ public sealed class ManagementPortTests(SupermarketSystem system)
     /// environment.</summary>
     private static Process StartApi(int publicPort, int managementPort, System.Collections.Concurrent.ConcurrentQueue<string> output)
     {
-        var root = new DirectoryInfo(AppContext.BaseDirectory);
-        while (!File.Exists(Path.Combine(root.FullName, "run.sh")))
-        {
-            root = root.Parent ?? throw new InvalidOperationException("The checkout's root (run.sh) is not above the tests.");
-        }
-
+        var root = LoadTest::Supermarket.LoadTest.Repository.Root() ?? throw new InvalidOperationException("The checkout is not above the tests.");
         var tests = new DirectoryInfo(AppContext.BaseDirectory);
-        var bin = Path.Combine(root.FullName, "src", "Supermarket.Api", "bin", tests.Parent!.Name, tests.Name);
+        var bin = Path.Combine(root, "src", "Supermarket.Api", "bin", tests.Parent!.Name, tests.Name);
         var start = new ProcessStartInfo("dotnet")
         {
             WorkingDirectory = bin,

@@ -1,3 +1,5 @@
+extern alias LoadTest;
+
 using System.Diagnostics;
 using Supermarket.IntegrationTests.Infrastructure;
 
@@ -12,7 +14,7 @@ public sealed class ReadmeLoadTestTests(ITestOutputHelper output)
     {
         var start = new ProcessStartInfo("dotnet")
         {
-            WorkingDirectory = TestedAppHost.Repository,
+            WorkingDirectory = LoadTest::Supermarket.LoadTest.Repository.Root() ?? throw new InvalidOperationException("The checkout is not above the tests."),
             RedirectStandardOutput = true,
             RedirectStandardError = true,
         };

@@ -140,7 +140,7 @@ public sealed class ExactSalesTests(SupermarketSystem system, TestedAppHost appH
         await SupermarketSystem.WaitUntilReadyAsync(client);
         Assert.Equal(HttpStatusCode.Created, (await Purchases.PostAsync(client, $"/purchase/{store}/customer/1/date/20210301", Purchases.Body((46001, 1)))).StatusCode);
 
-        await appHost.RabbitMqCtlAsync("set_vm_memory_high_watermark", "0");
+        await appHost.BlockPublishersAsync();
         HttpStatusCode[] answers;
         try
         {
@@ -149,7 +149,7 @@ public sealed class ExactSalesTests(SupermarketSystem system, TestedAppHost appH
         }
         finally
         {
-            await appHost.RabbitMqCtlAsync("set_vm_memory_high_watermark", "0.4");
+            await appHost.UnblockPublishersAsync();
         }
 
         Assert.All(answers, answer => Assert.Equal(HttpStatusCode.ServiceUnavailable, answer));

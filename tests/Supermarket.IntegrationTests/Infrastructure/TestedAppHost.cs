@@ -29,8 +29,6 @@ public sealed class TestedAppHost : IAsyncLifetime
 
     private DistributedApplication? _app;
 
-    public static readonly string Repository = FindRepository();
-
     private DistributedApplication App => _app ?? throw new InvalidOperationException("The AppHost has not started.");
 
     /// <summary>The system's public API (the resource named api).</summary>
@@ -120,8 +118,14 @@ public sealed class TestedAppHost : IAsyncLifetime
 
     public void Resume(string resource) => Signal(resource, Sigcont);
 
+    /// <summary>A memory alarm: RabbitMQ stops reading from publishers (its high watermark at nothing) until
+    /// <see cref="UnblockPublishersAsync"/> puts RabbitMQ's default (0.4 of the memory) back.</summary>
+    public Task BlockPublishersAsync() => RabbitMqCtlAsync("set_vm_memory_high_watermark", "0");
+
+    public Task UnblockPublishersAsync() => RabbitMqCtlAsync("set_vm_memory_high_watermark", "0.4");
+
     /// <summary>rabbitmqctl against the single node, as its own environment (its HOME holds the Erlang cookie).</summary>
-    public async Task RabbitMqCtlAsync(params string[] arguments)
+    private async Task RabbitMqCtlAsync(params string[] arguments)
     {
         var environment = Snapshot("rabbitmq").EnvironmentVariables.ToDictionary(variable => variable.Name, variable => variable.Value);
         var start = new ProcessStartInfo("/usr/lib/rabbitmq/bin/rabbitmqctl")
@@ -217,15 +221,4 @@ public sealed class TestedAppHost : IAsyncLifetime
 
     [DllImport("libc", EntryPoint = "kill", SetLastError = true)]
     private static extern int Kill(int pid, int signal);
-
-    private static string FindRepository()
-    {
-        var root = new DirectoryInfo(AppContext.BaseDirectory);
-        while (!File.Exists(Path.Combine(root.FullName, "run.sh")))
-        {
-            root = root.Parent ?? throw new InvalidOperationException("The checkout's root (run.sh) is not above the tests.");
-        }
-
-        return root.FullName;
-    }
 }

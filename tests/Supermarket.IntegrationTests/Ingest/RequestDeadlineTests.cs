@@ -25,7 +25,7 @@ public sealed class RequestDeadlineTests(SupermarketSystem system, TestedAppHost
         Assert.Equal(HttpStatusCode.Created, (await PostAsync(client, 1)).Status);
 
         // A memory alarm: the broker stops reading from publishers, so no confirm comes while the connection stays up.
-        await appHost.RabbitMqCtlAsync("set_vm_memory_high_watermark", "0");
+        await appHost.BlockPublishersAsync();
         try
         {
             var first = PostAsync(client, 2);
@@ -39,7 +39,7 @@ public sealed class RequestDeadlineTests(SupermarketSystem system, TestedAppHost
         }
         finally
         {
-            await appHost.RabbitMqCtlAsync("set_vm_memory_high_watermark", "0.4");
+            await appHost.UnblockPublishersAsync();
         }
 
         await system.WaitUntilHealthyAsync();
