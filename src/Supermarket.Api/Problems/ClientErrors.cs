@@ -1,17 +1,21 @@
+using Microsoft.AspNetCore.Http.HttpResults;
+
 namespace Supermarket.Api.Problems;
 
 /// <summary>The problem+json answers the API gives for bad input and unavailable dependencies.</summary>
 public static class ClientErrors
 {
     /// <summary>400 naming the field; <c>message</c> repeats the reason in the course API's ResponseMsg shape.</summary>
-    public static IResult Invalid(InputError error) =>
-        TypedResults.ValidationProblem(
-            new Dictionary<string, string[]> { [error.Field] = [error.Reason] },
-            detail: $"{error.Field}: {error.Reason}",
-            title: "The request is invalid.",
-            extensions: new Dictionary<string, object?> { ["message"] = $"{error.Field}: {error.Reason}" });
+    public static ProblemHttpResult Invalid(InputError error) =>
+        TypedResults.Problem(new HttpValidationProblemDetails(new Dictionary<string, string[]> { [error.Field] = [error.Reason] })
+        {
+            Status = StatusCodes.Status400BadRequest,
+            Detail = $"{error.Field}: {error.Reason}",
+            Title = "The request is invalid.",
+            Extensions = { ["message"] = $"{error.Field}: {error.Reason}" },
+        });
 
-    public static IResult TooLarge(int limitBytes) =>
+    public static ProblemHttpResult TooLarge(int limitBytes) =>
         TypedResults.Problem(
             detail: $"The body is larger than {limitBytes} bytes.",
             statusCode: StatusCodes.Status413PayloadTooLarge,
@@ -19,12 +23,12 @@ public static class ClientErrors
 
     /// <summary>503 with Retry-After. When a publish timed out the broker may still deliver the purchase, so the
     /// answer cannot promise that nothing was recorded; a retry with the same Idempotency-Key is always safe.</summary>
-    public static IResult PurchaseUnconfirmed(HttpContext http, TimeSpan retryAfter) =>
+    public static ProblemHttpResult PurchaseUnconfirmed(HttpContext http, TimeSpan retryAfter) =>
         Unavailable(http, "The message broker is unavailable; the purchase is not confirmed. Retry later with the same Idempotency-Key.", retryAfter);
 
     /// <summary>422, as the IETF Idempotency-Key draft says: the key already stands for a different request, and
     /// nothing of this one is recorded.</summary>
-    public static IResult KeyReused(string header) =>
+    public static ProblemHttpResult KeyReused(string header) =>
         TypedResults.Problem(
             detail: $"This {header} was first used for a different purchase (another customer, date or lines); nothing was recorded. Use a new key for a new purchase.",
             statusCode: StatusCodes.Status422UnprocessableEntity,
@@ -32,13 +36,13 @@ public static class ClientErrors
             extensions: new Dictionary<string, object?> { ["message"] = $"{header} reused for a different purchase." });
 
     /// <summary>503 with Retry-After when the writer could not be asked about a key: nothing was recorded.</summary>
-    public static IResult KeyUnchecked(HttpContext http, TimeSpan retryAfter) =>
+    public static ProblemHttpResult KeyUnchecked(HttpContext http, TimeSpan retryAfter) =>
         Unavailable(http, "The Purchases service cannot check the Idempotency-Key now; nothing was recorded. Retry later with the same key.", retryAfter);
 
-    public static IResult WorkerUnavailable(HttpContext http, string worker) =>
+    public static ProblemHttpResult WorkerUnavailable(HttpContext http, string worker) =>
         Unavailable(http, $"The {worker} cannot be asked now. Retry later.", TimeSpan.FromSeconds(2));
 
-    private static IResult Unavailable(HttpContext http, string detail, TimeSpan retryAfter)
+    private static ProblemHttpResult Unavailable(HttpContext http, string detail, TimeSpan retryAfter)
     {
         http.Response.Headers.RetryAfter = ((int)Math.Ceiling(retryAfter.TotalSeconds)).ToString(System.Globalization.CultureInfo.InvariantCulture);
         return TypedResults.Problem(detail: detail, statusCode: StatusCodes.Status503ServiceUnavailable, title: "Service unavailable.");

@@ -1,8 +1,7 @@
-using Microsoft.Extensions.Options;
+using Microsoft.AspNetCore.Http.HttpResults;
 using Supermarket.Api.Access;
 using Supermarket.Api.OpenApi;
 using Supermarket.Api.Problems;
-using Supermarket.Contracts.Catalog;
 
 namespace Supermarket.Api.Purchases;
 
@@ -32,82 +31,32 @@ public static class PurchaseEndpoints
         return app;
     }
 
-    private static async Task<IResult> RecordPurchase(
-        string storeID, string custID, string date, HttpContext http, PurchaseIngest ingest, IdempotencyKeyClaims claims,
-        IOptions<CatalogOptions> catalog, IOptions<IngestOptions> options, IngestMetrics metrics)
+    private static async Task<Results<Created<PurchaseAccepted>, ProblemHttpResult>> RecordPurchase(
+        string storeID, string custID, string date, HttpRequest request, [AsParameters] PurchaseServices services)
     {
-        var result = await TryRecordAsync(storeID, custID, date, http, ingest, claims, catalog.Value, options.Value);
-        metrics.Answered((result as IStatusCodeHttpResult)?.StatusCode ?? StatusCodes.Status200OK);
-        return result;
+        var answer = await AnswerAsync(storeID, custID, date, request, services);
+        services.Metrics.Answered(((IStatusCodeHttpResult)answer.Result).StatusCode ?? StatusCodes.Status200OK);
+        return answer;
     }
 
-    private static async Task<IResult> TryRecordAsync(
-        string storeID, string custID, string date, HttpContext http, PurchaseIngest ingest, IdempotencyKeyClaims claims,
-        CatalogOptions catalog, IngestOptions options)
+    private static async Task<Results<Created<PurchaseAccepted>, ProblemHttpResult>> AnswerAsync(
+        string storeID, string custID, string date, HttpRequest request, PurchaseServices services)
     {
-        using var deadline = new RequestDeadline(options.RequestDeadline, http.RequestAborted);
-        var pathError = PurchasePath.TryParse(storeID, custID, date, catalog, out var store, out var customer, out var day);
-        if (pathError is { } invalidPath)
+        var (purchase, refusal) = await PurchaseRequest.ReadAsync(
+            storeID, custID, date, request, services.Catalog.Value, services.Options.Value.MaxBodyBytes);
+        if (purchase is null)
         {
-            return ClientErrors.Invalid(invalidPath);
+            return refusal!;
         }
 
-        if (IdempotencyKey.TryRead(http.Request, out var idempotencyKey) is { } invalidKey)
+        var recording = await services.Ingest.RecordAsync(purchase, request.HttpContext.RequestAborted);
+        var retryAfter = services.Options.Value.RetryAfter;
+        return recording.Outcome switch
         {
-            return ClientErrors.Invalid(invalidKey);
-        }
-
-        if (!http.Request.HasJsonContentType())
-        {
-            return ClientErrors.Invalid(new InputError("Content-Type", "must be application/json."));
-        }
-
-        RequestBody? body;
-        try
-        {
-            body = await RequestBody.ReadAsync(http.Request, options.MaxBodyBytes, deadline.RequestAborted);
-        }
-        catch (BadHttpRequestException exception)
-        {
-            // Kestrel's own limits, such as a body that arrives too slowly.
-            return TypedResults.Problem(exception.Message, statusCode: exception.StatusCode, title: "The request body could not be read.");
-        }
-
-        if (body is null)
-        {
-            return ClientErrors.TooLarge(options.MaxBodyBytes);
-        }
-
-        using (body)
-        {
-            if (PurchaseBodyParser.TryParse(body.Span, catalog, out var lines) is { } invalidBody)
-            {
-                return ClientErrors.Invalid(invalidBody);
-            }
-
-            if (!ingest.BrokerWorthTrying())
-            {
-                return ClientErrors.PurchaseUnconfirmed(http, options.RetryAfter);
-            }
-
-            var purchase = ingest.Stamp(store, customer, day, lines, idempotencyKey);
-            if (idempotencyKey is not null)
-            {
-                switch (await claims.ClaimAsync(purchase, idempotencyKey, deadline))
-                {
-                    case KeyClaim.OtherRequest:
-                        return ClientErrors.KeyReused(IdempotencyKey.Header);
-                    case KeyClaim.Unanswered:
-                        return ClientErrors.KeyUnchecked(http, options.RetryAfter);
-                }
-            }
-
-            if (!await ingest.PublishAsync(purchase, deadline))
-            {
-                return ClientErrors.PurchaseUnconfirmed(http, options.RetryAfter);
-            }
-
-            return TypedResults.Created((string?)null, new PurchaseAccepted("Purchase recorded.", purchase.PurchaseId));
-        }
+            RecordingOutcome.Recorded => TypedResults.Created((string?)null, new PurchaseAccepted("Purchase recorded.", recording.PurchaseId)),
+            RecordingOutcome.KeyUsedForAnotherPurchase => ClientErrors.KeyReused(IdempotencyKey.Header),
+            RecordingOutcome.KeyUnchecked => ClientErrors.KeyUnchecked(request.HttpContext, retryAfter),
+            _ => ClientErrors.PurchaseUnconfirmed(request.HttpContext, retryAfter),
+        };
     }
 }

@@ -1,36 +1,54 @@
+using Microsoft.Extensions.Options;
 using Supermarket.Api.Broker;
 using Supermarket.Contracts.Purchases;
 
 namespace Supermarket.Api.Purchases;
 
-/// <summary>Stamps an accepted purchase and gets it confirmed by the broker, grouped with the purchases that arrive
-/// with it (<see cref="PurchaseBatcher"/>). The seeds' design, a message per purchase, is measured in docs/performance.md
-/// from the last commit that had it (c570b80), not kept here.</summary>
-public sealed class PurchaseIngest(PurchaseBatcher batcher, BrokerConnection broker, IngestMetrics metrics, TimeProvider clock)
+/// <summary>
+/// Recording one purchase, the use case behind POST /purchase: refuse at once while the broker is gone, stamp the
+/// purchase with its id, claim its Idempotency-Key with the writer, then have the broker confirm it, grouped with the
+/// purchases that arrive with it (<see cref="PurchaseBatcher"/>). All within the request's one deadline. The seeds'
+/// design, a message per purchase, is measured in docs/performance.md from the last commit that had it (c570b80), not
+/// kept here.
+/// </summary>
+public sealed class PurchaseIngest(
+    PurchaseBatcher batcher, BrokerConnection broker, IdempotencyKeyClaimClient claims, IngestMetrics metrics, TimeProvider clock,
+    IOptions<IngestOptions> options)
 {
+    public async Task<PurchaseRecording> RecordAsync(PurchaseRequest request, CancellationToken requestAborted)
+    {
+        using var deadline = new RequestDeadline(options.Value.RequestDeadline, requestAborted);
+        // Before the writer is asked about the key or a confirm that cannot come is awaited.
+        if (!broker.WorthTrying())
+        {
+            metrics.RefusedWhileBrokerGone();
+            return new PurchaseRecording(RecordingOutcome.BrokerAway, Guid.Empty);
+        }
+
+        var purchase = Stamp(request);
+        if (request.IdempotencyKey is { } key)
+        {
+            switch (await claims.ClaimAsync(purchase, key, deadline))
+            {
+                case KeyClaim.OtherRequest:
+                    return new PurchaseRecording(RecordingOutcome.KeyUsedForAnotherPurchase, purchase.PurchaseId);
+                case KeyClaim.Unanswered:
+                    return new PurchaseRecording(RecordingOutcome.KeyUnchecked, purchase.PurchaseId);
+            }
+        }
+
+        var confirmed = await batcher.SubmitAsync(purchase, deadline);
+        return new PurchaseRecording(confirmed ? RecordingOutcome.Recorded : RecordingOutcome.Unconfirmed, purchase.PurchaseId);
+    }
 
     /// <summary>Gives the purchase its id: from the store's idempotency key when it sent one (so a retry is the same
     /// purchase), otherwise a new time-ordered UUIDv7.</summary>
-    public PurchaseRecorded Stamp(int storeId, int customerId, DateOnly date, PurchaseLine[] items, string? idempotencyKey)
+    private PurchaseRecorded Stamp(PurchaseRequest request)
     {
         var now = clock.GetUtcNow();
-        var id = idempotencyKey is null ? Guid.CreateVersion7(now) : PurchaseIds.ForIdempotencyKey(storeId, date, idempotencyKey);
-        return new PurchaseRecorded(id, storeId, customerId, date, items, now);
+        var id = request.IdempotencyKey is null
+            ? Guid.CreateVersion7(now)
+            : PurchaseIds.ForIdempotencyKey(request.StoreId, request.Date, request.IdempotencyKey);
+        return new PurchaseRecorded(id, request.StoreId, request.CustomerId, request.Date, request.Items, now);
     }
-
-    /// <summary>False while the broker is known to be gone: the POST answers 503 at once, before it asks the writer
-    /// about its key or waits for a confirm that cannot come.</summary>
-    public bool BrokerWorthTrying()
-    {
-        if (broker.WorthTrying())
-        {
-            return true;
-        }
-
-        metrics.RefusedWhileBrokerGone();
-        return false;
-    }
-
-    /// <summary>True once RabbitMQ has confirmed the purchase; false if it did not by the request's deadline.</summary>
-    public Task<bool> PublishAsync(PurchaseRecorded purchase, RequestDeadline deadline) => batcher.SubmitAsync(purchase, deadline);
 }

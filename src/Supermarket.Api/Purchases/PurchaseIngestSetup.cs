@@ -22,8 +22,9 @@ public static class PurchaseIngestSetup
         builder.Services.AddSingleton<IPublishObserver, RefusedPublishObserver>();
         builder.Services.AddSingleton<PurchaseBatcher>();
         builder.Services.AddHostedService(services => services.GetRequiredService<PurchaseBatcher>());
-        builder.Services.AddSingleton<PurchaseIngest>();
-        builder.Services.AddScoped<IdempotencyKeyClaims>();
+        // Per request, as the MassTransit request client the key claims are asked with.
+        builder.Services.AddScoped<PurchaseIngest>();
+        builder.Services.AddScoped<IdempotencyKeyClaimClient>();
         builder.Services.AddSingleton<BrokerConnection>();
         builder.Services.AddSupermarketBus(builder.Configuration, bus =>
         {

@@ -3,7 +3,7 @@ using System.Diagnostics;
 namespace Supermarket.Api.Purchases;
 
 /// <summary>
-/// The one deadline of a POST (Ingest:RequestDeadline, from when its endpoint starts): the Idempotency-Key claim, the
+/// The one deadline of a POST (Ingest:RequestDeadline, from when its purchase is read and recording starts): the Idempotency-Key claim, the
 /// wait for a group and the broker's confirm share it, so the answer comes within it, and before the proxy in front
 /// gives up (scripts/ and docker/ set the proxy's read timeout from <see cref="IngestOptions.ProxyReadTimeoutSeconds"/>).
 /// Waits that add up (a claim, then a group, then a confirm) can no longer outlast the proxy and leave a purchase

@@ -10,7 +10,7 @@ namespace Supermarket.Api.Purchases;
 /// purchase. As payment APIs do it: the same key with the same request is a retry (it gets the first answer, the same
 /// purchase id); the same key with a different request is refused, so two purchases never merge under one id.
 /// </summary>
-public sealed class IdempotencyKeyClaims(IRequestClient<ClaimIdempotencyKey> client)
+public sealed class IdempotencyKeyClaimClient(IRequestClient<ClaimIdempotencyKey> client)
 {
     /// <summary>Asks within the request's deadline, leaving the rest of it for the publish.</summary>
     public async Task<KeyClaim> ClaimAsync(PurchaseRecorded purchase, string key, RequestDeadline deadline)
