@@ -17,7 +17,7 @@ builder.AddServiceDefaults();
 builder.AddSupermarketAccess();
 builder.AddPurchaseIngest();
 builder.Services.AddValidatedOptions<InsightOptions>(builder.Configuration, InsightOptions.Section);
-builder.Services.AddValidatedOptions<HistoryOptions>(builder.Configuration, HistoryOptions.Section);
+builder.Services.AddValidatedOptions<HistoryQuestionOptions>(builder.Configuration, HistoryQuestionOptions.Section);
 builder.Services.AddProblemDetails();
 builder.Services.AddSupermarketSwagger();
 

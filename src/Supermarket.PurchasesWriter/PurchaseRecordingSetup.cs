@@ -22,10 +22,10 @@ public static class PurchaseRecordingSetup
         builder.Services.AddValidatedOptions<DatabaseOptions>(builder.Configuration, DatabaseOptions.Section);
         builder.Services.AddHostedService<SchemaIsCurrent>();
         builder.Services.AddValidatedOptions<WriterOptions>(builder.Configuration, WriterOptions.Section)
-            .Validate<IOptions<DatabaseOptions>, IOptions<HistoryOptions>>(
+            .Validate<IOptions<DatabaseOptions>, IOptions<HistoryQueryOptions>>(
                 (writer, database, history) => (2 * writer.BatchConcurrency) + history.Value.ConcurrentQueries <= database.Value.MaxConnections,
-                "Database:MaxConnections must hold twice Writer:BatchConcurrency plus History:ConcurrentQueries: each batch in flight holds a connection, and so does each idempotency-key claim and each history question.");
-        builder.Services.AddValidatedOptions<HistoryOptions>(builder.Configuration, HistoryOptions.Section);
+                "Database:MaxConnections must hold twice Writer:BatchConcurrency plus HistoryQueries:ConcurrentQueries: each batch in flight holds a connection, and so does each idempotency-key claim and each history question.");
+        builder.Services.AddValidatedOptions<HistoryQueryOptions>(builder.Configuration, HistoryQueryOptions.Section);
         builder.Services.AddSingleton<DatabaseAvailability>();
         builder.Services.AddHealthChecks().AddCheck<DatabaseAvailability>("database", tags: [ServiceDefaultsExtensions.ReadyTag]);
         builder.Services.AddSingleton<WriterMetrics>();
@@ -38,8 +38,8 @@ public static class PurchaseRecordingSetup
         builder.Services.AddSupermarketBus(builder.Configuration, bus =>
         {
             bus.AddConsumer<PurchaseBatchRecordedConsumer, PurchaseBatchRecordedConsumerDefinition>();
-            bus.AddConsumer<IdempotencyKeyClaims, IdempotencyKeyClaimsDefinition>();
-            bus.AddConsumer<PurchaseHistoryQueries, PurchaseHistoryQueriesDefinition>();
+            bus.AddConsumer<ClaimIdempotencyKeyConsumer, ClaimIdempotencyKeyConsumerDefinition>();
+            bus.AddConsumer<PurchaseHistoryQuestionsConsumer, PurchaseHistoryQuestionsConsumerDefinition>();
         });
         return builder;
     }

@@ -33,7 +33,7 @@ public static class SalesAggregationSetup
         builder.Services.AddSingleton<ISalesLedger, SalesLedgerReader>();
         builder.Services.AddSingleton<SalesCheckpoint>();
         builder.Services.AddHostedService<SalesLedgerFeed>();
-        builder.Services.AddSupermarketBus(builder.Configuration, bus => bus.AddConsumer<SalesQueries, SalesQueriesDefinition>());
+        builder.Services.AddSupermarketBus(builder.Configuration, bus => bus.AddConsumer<SalesQuestionsConsumer, SalesQuestionsConsumerDefinition>());
         return builder;
     }
 }

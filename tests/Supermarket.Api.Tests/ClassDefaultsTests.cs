@@ -29,7 +29,7 @@ public sealed class ClassDefaultsTests
         Assert.Equal(new IngestOptions().BatchLinger, services.GetRequiredService<IOptions<IngestOptions>>().Value.BatchLinger);
         Assert.Equal(new CatalogOptions().MaxStoreId, services.GetRequiredService<IOptions<CatalogOptions>>().Value.MaxStoreId);
         Assert.Equal(new InsightOptions().TopItemsCount, services.GetRequiredService<IOptions<InsightOptions>>().Value.TopItemsCount);
-        Assert.Equal(new HistoryOptions().PageSize, services.GetRequiredService<IOptions<HistoryOptions>>().Value.PageSize);
+        Assert.Equal(new HistoryQuestionOptions().PageSize, services.GetRequiredService<IOptions<HistoryQuestionOptions>>().Value.PageSize);
         Assert.Equal(new BrokerOptions().Heartbeat, services.GetRequiredService<IOptions<BrokerOptions>>().Value.Heartbeat);
     }
 }

@@ -23,7 +23,7 @@ public sealed class ClassDefaultsTests
         // Reading a value runs its validation, as ValidateOnStart does at start.
         Assert.Equal(new DatabaseOptions().MaxConnections, services.GetRequiredService<IOptions<DatabaseOptions>>().Value.MaxConnections);
         Assert.Equal(new WriterOptions().BatchConcurrency, services.GetRequiredService<IOptions<WriterOptions>>().Value.BatchConcurrency);
-        Assert.Equal(new HistoryOptions().ConcurrentQueries, services.GetRequiredService<IOptions<HistoryOptions>>().Value.ConcurrentQueries);
+        Assert.Equal(new HistoryQueryOptions().ConcurrentQueries, services.GetRequiredService<IOptions<HistoryQueryOptions>>().Value.ConcurrentQueries);
     }
 
     [Fact]

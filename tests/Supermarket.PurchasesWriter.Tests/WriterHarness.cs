@@ -1,6 +1,8 @@
 using MassTransit;
 using MassTransit.Testing;
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using Supermarket.PurchasesWriter.History;
 using Supermarket.PurchasesWriter.IdempotencyKeys;
@@ -13,45 +15,43 @@ using Supermarket.PurchasesWriter.Tests.Recording;
 namespace Supermarket.PurchasesWriter.Tests;
 
 /// <summary>
-/// The writer's consumers with their definitions, as <see cref="PurchaseRecordingSetup"/> registers them, on
-/// MassTransit's in-memory test harness instead of RabbitMQ, and with MySQL replaced at its seams: the purchases, the
-/// idempotency keys and the history given by each test.
+/// The writer as <see cref="PurchaseRecordingSetup"/> wires it for Program.cs, with two seams replaced: MassTransit's
+/// in-memory test harness instead of RabbitMQ, and MySQL's stores (the purchases, the idempotency keys and the history)
+/// by the ones each test gives, and with them the check that MySQL's schema is current. The host is built, not
+/// started; the harness starts the bus.
 /// </summary>
 public sealed class WriterHarness : IAsyncDisposable
 {
-    private readonly ServiceProvider _services;
+    private readonly IHost _host;
 
-    private WriterHarness(ServiceProvider services) => _services = services;
+    private WriterHarness(IHost host) => _host = host;
 
-    public ITestHarness Bus => _services.GetRequiredService<ITestHarness>();
+    public ITestHarness Bus => _host.Services.GetRequiredService<ITestHarness>();
 
-    public DatabaseAvailability Database => _services.GetRequiredService<DatabaseAvailability>();
+    public DatabaseAvailability Database => _host.Services.GetRequiredService<DatabaseAvailability>();
 
     public static async Task<WriterHarness> StartAsync(IPurchaseStore? purchases = null, IIdempotencyKeyStore? keys = null,
         IPurchaseHistory? history = null, WriterOptions? writer = null)
     {
-        var services = new ServiceCollection()
-            .AddLogging()
-            .AddMetrics()
-            .AddSingleton(TimeProvider.System)
+        var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
+        builder.Configuration.AddInMemoryCollection(new Dictionary<string, string?>
+        {
+            // Required of every writer; unused here, where nothing reaches a broker or a database.
+            ["Broker:Username"] = "writer",
+            ["Broker:Password"] = "unused",
+            ["Database:User"] = "writer",
+            ["Database:Password"] = "unused",
+        });
+        builder.Services.AddSingleton(TimeProvider.System);
+        builder.AddPurchaseRecording();
+        builder.Services.Remove(builder.Services.Single(service => service.ImplementationType == typeof(SchemaIsCurrent)));
+        builder.Services
             .AddSingleton(Options.Create(writer ?? new WriterOptions()))
-            .AddSingleton(Options.Create(new HistoryOptions()))
             .AddSingleton(purchases ?? new PurchasesInMemory())
             .AddSingleton(keys ?? new IdempotencyKeysInMemory())
             .AddSingleton(history ?? new HistoryInMemory())
-            .AddSingleton<DatabaseAvailability>()
-            .AddSingleton<WriterMetrics>()
-            .AddSingleton<UnstorablePurchases>()
-            .AddSingleton<PurchaseWriter>()
-            .AddSingleton<HistoryMetrics>()
-            .AddMassTransitTestHarness(bus =>
-            {
-                bus.AddConsumer<PurchaseBatchRecordedConsumer, PurchaseBatchRecordedConsumerDefinition>();
-                bus.AddConsumer<IdempotencyKeyClaims, IdempotencyKeyClaimsDefinition>();
-                bus.AddConsumer<PurchaseHistoryQueries, PurchaseHistoryQueriesDefinition>();
-            })
-            .BuildServiceProvider(validateScopes: true);
-        var harness = new WriterHarness(services);
+            .AddMassTransitTestHarness();
+        var harness = new WriterHarness(builder.Build());
         await harness.Bus.Start();
         return harness;
     }
@@ -59,6 +59,6 @@ public sealed class WriterHarness : IAsyncDisposable
     public async ValueTask DisposeAsync()
     {
         await Bus.Stop();
-        await _services.DisposeAsync();
+        _host.Dispose();
     }
 }

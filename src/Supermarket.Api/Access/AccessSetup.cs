@@ -22,7 +22,7 @@ public static class AccessSetup
     public const string AskSales = "ask-sales";
     public const string ReadHistory = "read-history";
 
-    /// <summary>The rate limiter's policy for history reads (<c>History:ReadsPerMinute</c> per caller).</summary>
+    /// <summary>The rate limiter's policy for history reads (<c>HistoryQuestions:ReadsPerMinute</c> per caller).</summary>
     public const string HistoryReads = "history-reads";
 
     public static WebApplicationBuilder AddSupermarketAccess(this WebApplicationBuilder builder)
@@ -54,7 +54,7 @@ public static class AccessSetup
         {
             limiter.AddPolicy(HistoryReads, http =>
             {
-                var perMinute = http.RequestServices.GetRequiredService<IOptions<HistoryOptions>>().Value.ReadsPerMinute;
+                var perMinute = http.RequestServices.GetRequiredService<IOptions<HistoryQuestionOptions>>().Value.ReadsPerMinute;
                 return RateLimitPartition.GetTokenBucketLimiter(http.User.Identity?.Name ?? "", _ => new TokenBucketRateLimiterOptions
                 {
                     TokenLimit = perMinute,

@@ -11,7 +11,7 @@ using Supermarket.Contracts.History;
 namespace Supermarket.Api.History;
 
 /// <summary>What was bought at a store on a day, and what a customer bought: served by the Purchases writer, which
-/// owns the purchases, a page at a time. Personal data: only analysts may read it, at most History:ReadsPerMinute
+/// owns the purchases, a page at a time. Personal data: only analysts may read it, at most HistoryQuestions:ReadsPerMinute
 /// pages a minute each, and every read is logged with who asked.</summary>
 public static class PurchaseHistoryEndpoints
 {
@@ -36,7 +36,7 @@ public static class PurchaseHistoryEndpoints
     }
 
     private static async Task<IResult> PurchasesAtStore(string storeID, [FromQuery] string? date, [FromQuery] string? continuation,
-        HttpContext http, IRequestClient<PurchasesAtStore> client, IOptions<CatalogOptions> catalog, IOptions<HistoryOptions> options)
+        HttpContext http, IRequestClient<PurchasesAtStore> client, IOptions<CatalogOptions> catalog, IOptions<HistoryQuestionOptions> options)
     {
         const ContinuationToken.Kind kind = ContinuationToken.Kind.Store;
         (DateOnly day, HistoryPosition? after) = (default, null);
@@ -53,7 +53,7 @@ public static class PurchaseHistoryEndpoints
     }
 
     private static async Task<IResult> PurchasesOfCustomer(string custID, [FromQuery] string? from, [FromQuery] string? to,
-        [FromQuery] string? continuation, HttpContext http, IRequestClient<PurchasesOfCustomer> client, IOptions<HistoryOptions> options)
+        [FromQuery] string? continuation, HttpContext http, IRequestClient<PurchasesOfCustomer> client, IOptions<HistoryQuestionOptions> options)
     {
         const ContinuationToken.Kind kind = ContinuationToken.Kind.Customer;
         (DateOnly? first, DateOnly? last, HistoryPosition? after) = (null, null, null);
@@ -85,7 +85,7 @@ public static class PurchaseHistoryEndpoints
     }
 
     private static Task<IResult> AskAsync<TQuestion>(HttpContext http, IRequestClient<TQuestion> client, TQuestion question,
-        HistoryOptions options, Func<HistoryPosition, string> continuation)
+        HistoryQuestionOptions options, Func<HistoryPosition, string> continuation)
         where TQuestion : class
     {
         http.RequestServices.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(PurchaseHistoryEndpoints))

@@ -67,7 +67,7 @@ public sealed class AccessTests(SupermarketSystem system)
     public async Task History_reads_past_a_callers_limit_get_429_with_Retry_After_and_other_callers_go_on()
     {
         var settings = TestSettings.For();
-        settings["History:ReadsPerMinute"] = "2";
+        settings["HistoryQuestions:ReadsPerMinute"] = "2";
         await using var api = new SupermarketSystem.ApiFactory(settings);
         using var client = api.CreateClient();
         await SupermarketSystem.WaitUntilReadyAsync(client);

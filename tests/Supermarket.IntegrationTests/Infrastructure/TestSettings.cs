@@ -91,9 +91,9 @@ public static class TestSettings
         ["Writer:BatchTimeLimit"] = "00:00:00.020",
         ["Writer:BatchConcurrency"] = "2",
         // Small pages, so the history tests cross several page boundaries with a handful of purchases.
-        ["History:PageSize"] = "4",
+        ["HistoryQuestions:PageSize"] = "4",
         // The tests read many small pages as one analyst; AccessTests set a limit of their own.
-        ["History:ReadsPerMinute"] = "100000",
+        ["HistoryQuestions:ReadsPerMinute"] = "100000",
         ["Logging:LogLevel:Default"] = "Warning",
         // A folder of this test run's own: a checkpoint from another run names another database and would be
         // ignored anyway, but would cost a rebuild.

@@ -5,7 +5,7 @@ namespace Supermarket.PurchasesWriter.Tests.IdempotencyKeys;
 
 /// <summary>The API's question before it publishes a keyed purchase, answered as the API asks it (request/response):
 /// is this request the key's first one, or the same one again?</summary>
-public sealed class IdempotencyKeyClaimsTests
+public sealed class ClaimIdempotencyKeyConsumerTests
 {
     private static readonly byte[] Purchase = [1, 2, 3];
     private static readonly byte[] AnotherPurchase = [4, 5, 6];

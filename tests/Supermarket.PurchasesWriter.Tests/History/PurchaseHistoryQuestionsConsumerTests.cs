@@ -6,7 +6,7 @@ namespace Supermarket.PurchasesWriter.Tests.History;
 
 /// <summary>The API's purchase history questions, answered as the API asks them (request/response): each question
 /// reaches the read it names, and its page comes back whole, with where the next one starts.</summary>
-public sealed class PurchaseHistoryQueriesTests
+public sealed class PurchaseHistoryQuestionsConsumerTests
 {
     private static readonly DateOnly Day = new(2021, 3, 4);
 

@@ -3,10 +3,10 @@ using Supermarket.Contracts.History;
 
 namespace Supermarket.Api.History;
 
-/// <summary>How the API asks the Purchases writer for purchase history. Section <c>History</c>.</summary>
-public sealed class HistoryOptions
+/// <summary>How the API asks the Purchases writer for purchase history. Section <c>HistoryQuestions</c>.</summary>
+public sealed class HistoryQuestionOptions
 {
-    public const string Section = "History";
+    public const string Section = "HistoryQuestions";
 
     /// <summary>How long a GET waits for the Purchases writer before it answers 504.</summary>
     [Range(typeof(TimeSpan), "00:00:00.100", "00:01:00")]

@@ -8,7 +8,7 @@ using Supermarket.SalesCounting;
 namespace Supermarket.SalesAggregator.Tests.Questions;
 
 /// <summary>The aggregator's answers, on MassTransit's in-memory test harness: request/response as the API asks.</summary>
-public sealed class SalesQueriesTests : IAsyncLifetime
+public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
 {
     private readonly SalesMatrix _matrix = new(maxItemId: 50, maxStores: 8);
     private readonly MatrixReadiness _readiness = new();
@@ -23,7 +23,7 @@ public sealed class SalesQueriesTests : IAsyncLifetime
             .AddSingleton(_matrix)
             .AddSingleton(_readiness)
             .AddSingleton<SalesMetrics>()
-            .AddMassTransitTestHarness(bus => bus.AddConsumer<SalesQueries, SalesQueriesDefinition>())
+            .AddMassTransitTestHarness(bus => bus.AddConsumer<SalesQuestionsConsumer, SalesQuestionsConsumerDefinition>())
             .BuildServiceProvider(validateScopes: true);
         await Harness.Start();
     }

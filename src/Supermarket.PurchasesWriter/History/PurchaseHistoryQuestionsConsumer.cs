@@ -9,7 +9,7 @@ namespace Supermarket.PurchasesWriter.History;
 
 /// <summary>Answers the API's purchase history questions from MySQL: the writer owns the purchases, so it alone
 /// reads them, and the API never touches the database.</summary>
-public sealed class PurchaseHistoryQueries(IPurchaseHistory history, HistoryMetrics metrics)
+public sealed class PurchaseHistoryQuestionsConsumer(IPurchaseHistory history, HistoryMetrics metrics)
     : IConsumer<PurchasesAtStore>, IConsumer<PurchasesOfCustomer>
 {
     public Task Consume(ConsumeContext<PurchasesAtStore> context) =>
@@ -26,17 +26,5 @@ public sealed class PurchaseHistoryQueries(IPurchaseHistory history, HistoryMetr
         var page = await read(context.Message, context.CancellationToken);
         metrics.Answered(question, Stopwatch.GetElapsedTime(started));
         await context.RespondAsync(page);
-    }
-}
-
-/// <summary>A queue of its own (<see cref="Topology.PurchaseHistoryQueue"/>), so a question never waits behind a
-/// backlog of purchases; History:ConcurrentQueries at once, each holding a connection. A question left there while
-/// the writer is down expires with its request's time-to-live instead of being answered to nobody.</summary>
-public sealed class PurchaseHistoryQueriesDefinition : ConsumerDefinition<PurchaseHistoryQueries>
-{
-    public PurchaseHistoryQueriesDefinition(IOptions<HistoryOptions> options)
-    {
-        EndpointName = Topology.PurchaseHistoryQueue;
-        ConcurrentMessageLimit = options.Value.ConcurrentQueries;
     }
 }

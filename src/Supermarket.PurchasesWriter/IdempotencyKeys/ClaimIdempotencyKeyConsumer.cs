@@ -11,23 +11,12 @@ namespace Supermarket.PurchasesWriter.IdempotencyKeys;
 /// API can refuse the key for a different purchase instead of merging two purchases under one id: the answer says
 /// whether this request is the key's first one, or the same one again.
 /// </summary>
-public sealed class IdempotencyKeyClaims(IIdempotencyKeyStore keys) : IConsumer<ClaimIdempotencyKey>
+public sealed class ClaimIdempotencyKeyConsumer(IIdempotencyKeyStore keys) : IConsumer<ClaimIdempotencyKey>
 {
     public async Task Consume(ConsumeContext<ClaimIdempotencyKey> context)
     {
         var claim = context.Message;
         var first = await keys.FirstRequestHashAsync(claim, context.CancellationToken);
         await context.RespondAsync(new IdempotencyKeyClaimed(first.AsSpan().SequenceEqual(claim.RequestHash)));
-    }
-}
-
-/// <summary>A queue of its own (<see cref="Topology.IdempotencyKeysQueue"/>), so a till's claim
-/// never waits behind a backlog of purchases; as many claims at once as batches, each holding a connection.</summary>
-public sealed class IdempotencyKeyClaimsDefinition : ConsumerDefinition<IdempotencyKeyClaims>
-{
-    public IdempotencyKeyClaimsDefinition(IOptions<WriterOptions> options)
-    {
-        EndpointName = Topology.IdempotencyKeysQueue;
-        ConcurrentMessageLimit = options.Value.BatchConcurrency;
     }
 }

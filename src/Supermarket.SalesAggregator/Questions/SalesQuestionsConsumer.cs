@@ -8,7 +8,7 @@ namespace Supermarket.SalesAggregator.Questions;
 
 /// <summary>Answers the API's questions from the live matrix. Served from a queue of its own, so a question
 /// never waits behind a backlog of purchases.</summary>
-public sealed class SalesQueries(SalesMatrix matrix, MatrixReadiness readiness, SalesMetrics metrics) : IConsumer<TopItemsForStore>, IConsumer<TopStoresForItem>
+public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness readiness, SalesMetrics metrics) : IConsumer<TopItemsForStore>, IConsumer<TopStoresForItem>
 {
     public Task Consume(ConsumeContext<TopItemsForStore> context) => AnswerAsync(context, "top-items-for-store", TopItems);
 
@@ -70,12 +70,4 @@ public sealed class SalesQueries(SalesMatrix matrix, MatrixReadiness readiness, 
     }
 
     private static bool InRange(int id, int max) => id >= 1 && id <= max;
-}
-
-/// <summary>A queue of its own (<see cref="Topology.SalesQuestionsQueue"/>), so a question never waits behind
-/// anything else. MassTransit gives each request a time-to-live equal to its timeout, so questions left there while
-/// the aggregator is down expire instead of being answered to nobody.</summary>
-public sealed class SalesQueriesDefinition : ConsumerDefinition<SalesQueries>
-{
-    public SalesQueriesDefinition() => EndpointName = Topology.SalesQuestionsQueue;
 }

@@ -1,0 +1,15 @@
+using System.Diagnostics;
+using MassTransit;
+using Supermarket.Contracts.Sales;
+using Supermarket.Messaging;
+using Supermarket.SalesCounting;
+
+namespace Supermarket.SalesAggregator.Questions;
+
+/// <summary>A queue of its own (<see cref="Topology.SalesQuestionsQueue"/>), so a question never waits behind
+/// anything else. MassTransit gives each request a time-to-live equal to its timeout, so questions left there while
+/// the aggregator is down expire instead of being answered to nobody.</summary>
+public sealed class SalesQuestionsConsumerDefinition : ConsumerDefinition<SalesQuestionsConsumer>
+{
+    public SalesQuestionsConsumerDefinition() => EndpointName = Topology.SalesQuestionsQueue;
+}
