@@ -54,12 +54,13 @@ target_node() { # scenario
 }
 node() { cat "$FAULTS/node"; }
 
-# The writer as it was before the newest migration (the parent of the last commit that changed its Migrations folder),
-# built from git into the local state, where the AppHost's previous-writer resource runs it beside today's.
+# The writer as it was before the newest migration (the parent of the commit that added it; -M so that the folder's
+# move from the writer to Supermarket.Database counts as the move it is, not as six new migrations), built from git into
+# the local state, where the AppHost's previous-writer resource runs it beside today's.
 PREVIOUS_WRITER=$STATE/previous-writer
 previous_writer_build() {
   local changed
-  changed=$(git -C "$ROOT" log -1 --format=%H -- src/Supermarket.PurchasesWriter/Storage/Migrations)
+  changed=$(git -C "$ROOT" log -1 -M --diff-filter=A --format=%H -- src/Supermarket.Database/Schema/Migrations src/Supermarket.PurchasesWriter/Storage/Migrations)
   rm -rf "$PREVIOUS_WRITER" && mkdir -p "$PREVIOUS_WRITER"
   git -C "$ROOT" archive "$changed^" | tar -x -C "$PREVIOUS_WRITER"
   log "building the writer of ${changed:0:7}^ (before the newest migration) in $PREVIOUS_WRITER"

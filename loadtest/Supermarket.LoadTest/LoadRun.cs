@@ -1,10 +1,10 @@
 using System.Diagnostics;
 using System.Globalization;
+using Supermarket.Database.Verification;
 using Supermarket.LoadTest.Live;
 using Supermarket.LoadTest.Reporting;
 using Supermarket.LoadTest.Scenario;
 using Supermarket.LoadTest.Verification;
-using Supermarket.Database;
 
 namespace Supermarket.LoadTest;
 

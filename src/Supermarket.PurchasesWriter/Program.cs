@@ -1,5 +1,5 @@
+using Supermarket.Database.Schema;
 using Supermarket.PurchasesWriter;
-using Supermarket.PurchasesWriter.Storage;
 using Supermarket.ServiceDefaults;
 
 // The Purchases writer (the seed reports' "Purchases" microservice): every purchase from its queue into MySQL,

@@ -1,11 +1,14 @@
 using MassTransit;
 using Microsoft.Extensions.Options;
 using Supermarket.Database;
+using Supermarket.Database.History;
+using Supermarket.Database.IdempotencyKeys;
+using Supermarket.Database.Purchases;
+using Supermarket.Database.Schema;
 using Supermarket.Messaging;
 using Supermarket.PurchasesWriter.History;
 using Supermarket.PurchasesWriter.IdempotencyKeys;
 using Supermarket.PurchasesWriter.Recording;
-using Supermarket.PurchasesWriter.Storage;
 using Supermarket.ServiceDefaults;
 using Supermarket.ServiceDefaults.Configuration;
 
@@ -51,6 +54,7 @@ public static class PurchaseRecordingSetup
         builder.Services.AddValidatedOptions<WriterOptions>(builder.Configuration, WriterOptions.Section);
         builder.Services.AddSingleton<SchemaMigration>();
         using var services = builder.Services.BuildServiceProvider();
-        await services.GetRequiredService<SchemaMigration>().MigrateAsync(cancellationToken);
+        var writer = services.GetRequiredService<IOptions<WriterOptions>>().Value;
+        await services.GetRequiredService<SchemaMigration>().MigrateAsync(writer.DatabaseWait, writer.SchemaLockWait, cancellationToken);
     }
 }

@@ -2,6 +2,7 @@ using MassTransit;
 using Microsoft.Extensions.Options;
 using Supermarket.Contracts.Catalog;
 using Supermarket.Database;
+using Supermarket.Database.Ledger;
 using Supermarket.Messaging;
 using Supermarket.SalesAggregator.Ledger;
 using Supermarket.SalesAggregator.Questions;
@@ -30,7 +31,8 @@ public static class SalesAggregationSetup
         builder.Services.AddSingleton<SalesMetrics>();
         builder.Services.AddSingleton<MatrixReadiness>();
         builder.Services.AddHealthChecks().AddCheck<MatrixReadyCheck>("sales-matrix", tags: [ServiceDefaultsExtensions.ReadyTag]);
-        builder.Services.AddSingleton<ISalesLedger, SalesLedgerReader>();
+        builder.Services.AddSingleton<ISalesLedger>(services => new SalesLedgerReader(
+            services.GetRequiredService<IOptions<DatabaseOptions>>(), services.GetRequiredService<IOptions<AggregatorOptions>>().Value.LedgerPageSize));
         builder.Services.AddSingleton<SalesCheckpoint>();
         builder.Services.AddHostedService<SalesLedgerFeed>();
         builder.Services.AddSupermarketBus(builder.Configuration, bus => bus.AddConsumer<SalesQuestionsConsumer, SalesQuestionsConsumerDefinition>());

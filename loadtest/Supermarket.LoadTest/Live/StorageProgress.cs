@@ -1,5 +1,5 @@
 using MySqlConnector;
-using Supermarket.Database;
+using Supermarket.Database.Verification;
 
 namespace Supermarket.LoadTest.Live;
 

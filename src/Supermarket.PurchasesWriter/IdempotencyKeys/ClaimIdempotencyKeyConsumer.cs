@@ -1,6 +1,7 @@
 using MassTransit;
 using Microsoft.Extensions.Options;
 using Supermarket.Contracts.Purchases;
+using Supermarket.Database.IdempotencyKeys;
 using Supermarket.Messaging;
 using Supermarket.PurchasesWriter.Recording;
 

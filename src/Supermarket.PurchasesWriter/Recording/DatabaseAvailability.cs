@@ -1,5 +1,5 @@
 using Microsoft.Extensions.Diagnostics.HealthChecks;
-using Supermarket.PurchasesWriter.Storage;
+using Supermarket.Database.Purchases;
 
 namespace Supermarket.PurchasesWriter.Recording;
 

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using MassTransit;
 using Supermarket.Contracts.Purchases;
-using Supermarket.PurchasesWriter.Storage;
+using Supermarket.Database.Purchases;
 
 namespace Supermarket.PurchasesWriter.Recording;
 

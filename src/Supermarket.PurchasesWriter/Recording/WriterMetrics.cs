@@ -4,8 +4,8 @@ using Supermarket.ServiceDefaults.Observability;
 namespace Supermarket.PurchasesWriter.Recording;
 
 /// <summary>What the writer measures: purchases per transaction, how long a write took, purchases stored and found
-/// stored already, failed attempts (each retried), purchases set aside as unstorable, repairs of the sales ledger's
-/// head, and whether the database is away.</summary>
+/// stored already, failed attempts (each retried), purchases set aside as unstorable, and whether the
+/// database is away (the repairs of the sales ledger's head are counted where they happen, in PurchaseStore).</summary>
 public sealed class WriterMetrics
 {
     private readonly Histogram<int> _batchSize;
@@ -14,7 +14,6 @@ public sealed class WriterMetrics
     private readonly Counter<long> _alreadyStored;
     private readonly Counter<long> _failures;
     private readonly Counter<long> _setAside;
-    private readonly Counter<long> _headRepairs;
 
     public WriterMetrics(IMeterFactory meters, DatabaseAvailability database)
     {
@@ -28,8 +27,6 @@ public sealed class WriterMetrics
         _failures = meter.CreateCounter<long>("supermarket.writer.failures", "{batch}", "Attempts to write a batch that failed");
         _setAside = meter.CreateCounter<long>("supermarket.writer.purchases.set_aside", "{purchase}",
             "Purchases MySQL refused as they are, each set aside alone for a replay once the cause is fixed");
-        _headRepairs = meter.CreateCounter<long>("supermarket.writer.ledger_head.repairs", "{repair}",
-            "Times the sales ledger's head was found behind the ledger and derived from it again");
         meter.CreateObservableGauge("supermarket.writer.database.away", () => database.IsAway ? 1 : 0, null,
             "1 while the database is away and the writer's batches wait in their retries");
     }
@@ -48,6 +45,4 @@ public sealed class WriterMetrics
     public void Failed() => _failures.Add(1);
 
     public void SetAside() => _setAside.Add(1);
-
-    public void LedgerHeadRepaired() => _headRepairs.Add(1);
 }

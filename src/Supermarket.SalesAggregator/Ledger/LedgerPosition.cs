@@ -1,3 +1,5 @@
+using Supermarket.Database.Ledger;
+
 namespace Supermarket.SalesAggregator.Ledger;
 
 /// <summary>

@@ -2,8 +2,9 @@ using System.Diagnostics;
 using System.Runtime.InteropServices;
 using Microsoft.Extensions.Options;
 using Supermarket.Contracts.Ledger;
-using Supermarket.SalesCounting;
+using Supermarket.Database.Ledger;
 using Supermarket.SalesAggregator.Questions;
+using Supermarket.SalesCounting;
 
 namespace Supermarket.SalesAggregator.Ledger;
 

@@ -1,21 +1,21 @@
 extern alias Aggregator;
-extern alias Writer;
 
 using System.Diagnostics;
 using System.Diagnostics.Metrics;
 using System.Text.Json;
+using Aggregator::Supermarket.SalesAggregator.Ledger;
+using Aggregator::Supermarket.SalesAggregator.Questions;
 using Dapper;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
 using MySqlConnector;
-using Aggregator::Supermarket.SalesAggregator.Ledger;
-using Aggregator::Supermarket.SalesAggregator.Questions;
 using Supermarket.Contracts.Ledger;
 using Supermarket.Database;
+using Supermarket.Database.Ledger;
+using Supermarket.Database.Purchases;
 using Supermarket.IntegrationTests.Infrastructure;
 using Supermarket.SalesCounting;
-using Writer::Supermarket.PurchasesWriter.Storage;
 
 namespace Supermarket.IntegrationTests.Exactness;
 
@@ -118,7 +118,7 @@ public sealed class LedgerVisibilityTests(ITestOutputHelper output)
             User = TestSettings.Accounts.DatabaseReader.User,
             Password = TestSettings.Accounts.DatabaseReader.Password,
         });
-        var ledger = new CountingLedger(new SalesLedgerReader(database, options));
+        var ledger = new CountingLedger(new SalesLedgerReader(database, options.Value.LedgerPageSize));
         var matrix = new SalesMatrix(maxItemId: Item, maxStores: Store);
         var readiness = new MatrixReadiness();
         var feed = new SalesLedgerFeed(matrix, ledger, new SalesCheckpoint(options, NullLogger<SalesCheckpoint>.Instance), readiness,

@@ -1,10 +1,9 @@
-extern alias Writer;
 
 using Dapper;
 using MySqlConnector;
 using Supermarket.Contracts.Ledger;
 using Supermarket.Database;
-using Writer::Supermarket.PurchasesWriter.Storage;
+using Supermarket.Database.Purchases;
 
 namespace Supermarket.IntegrationTests.Infrastructure;
 

@@ -1,4 +1,5 @@
 using Supermarket.Contracts.History;
+using Supermarket.Database.History;
 using Supermarket.PurchasesWriter.History;
 
 namespace Supermarket.PurchasesWriter.Tests.History;

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using Supermarket.Contracts.Purchases;
+using Supermarket.Database.IdempotencyKeys;
 using Supermarket.PurchasesWriter.IdempotencyKeys;
 
 namespace Supermarket.PurchasesWriter.Tests.IdempotencyKeys;

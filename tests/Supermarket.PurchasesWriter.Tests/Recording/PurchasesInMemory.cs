@@ -1,7 +1,7 @@
 using System.Collections.Concurrent;
 using System.Data.Common;
 using Supermarket.Contracts.Purchases;
-using Supermarket.PurchasesWriter.Storage;
+using Supermarket.Database.Purchases;
 
 namespace Supermarket.PurchasesWriter.Tests.Recording;
 

@@ -1,4 +1,5 @@
 using Supermarket.Contracts.Ledger;
+using Supermarket.Database.Ledger;
 using Supermarket.SalesAggregator.Ledger;
 
 namespace Supermarket.SalesAggregator.Tests.Ledger;

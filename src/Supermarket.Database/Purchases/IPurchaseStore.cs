@@ -1,6 +1,6 @@
 using Supermarket.Contracts.Purchases;
 
-namespace Supermarket.PurchasesWriter.Storage;
+namespace Supermarket.Database.Purchases;
 
 /// <summary>Where purchases and their sales ledger entries are kept, each purchase once: MySQL in production
 /// (<see cref="PurchaseStore"/>); the seam the writer's fast tests replace.</summary>

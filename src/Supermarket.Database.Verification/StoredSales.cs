@@ -1,13 +1,12 @@
 using Dapper;
 using MySqlConnector;
 
-namespace Supermarket.Database;
+namespace Supermarket.Database.Verification;
 
 /// <summary>
 /// What the Purchases writer stored, read back for those who check it (the load test's verification, its live view and
-/// its report): the one reader outside the writer's own statements that knows its tables (shaped by the writer's
-/// migrations), so a migration that changes them has one more place to change, found by the integration suite's
-/// load test runs, not by ad hoc SQL scattered through the load test. Read-only; any account that may SELECT them.
+/// its report), on the schema Supermarket.Database owns: kept beside it, so a migration that changes a table changes
+/// this reader in the same place. Read-only; any account that may SELECT them.
 /// </summary>
 public sealed class StoredSales(string connectionString)
 {

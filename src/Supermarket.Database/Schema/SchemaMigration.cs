@@ -1,33 +1,34 @@
 using Dapper;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using MySqlConnector;
 using Supermarket.Contracts.Ledger;
-using Supermarket.Database;
-using Supermarket.PurchasesWriter.Recording;
 
-namespace Supermarket.PurchasesWriter.Storage;
+namespace Supermarket.Database.Schema;
 
 /// <summary>
 /// Brings the schema up to date, as a step of its own before the writers start (<c>Supermarket.PurchasesWriter
-/// migrate</c>, run with the schema owner's database account): each numbered script in Storage/Migrations that
+/// migrate</c>, run with the schema owner's database account): each numbered script in Schema/Migrations that
 /// <c>schema_versions</c> does not list yet is applied, in order, and then listed. The running writers' account may
 /// only read and write rows (README, "Security"), and a writer checks at start that the schema is current
 /// (<see cref="SchemaIsCurrent"/>). Migration steps that run together take turns through a named lock, so each script
 /// runs once; one that cannot get the lock in time stops instead of migrating without it.
 /// </summary>
-public sealed class SchemaMigration(IOptions<DatabaseOptions> options, IOptions<WriterOptions> writer, ILogger<SchemaMigration> logger)
+public sealed class SchemaMigration(IOptions<DatabaseOptions> options, ILogger<SchemaMigration> logger)
 {
     /// <summary>The first argument that makes the writer's program this step instead of a writer.</summary>
     public const string Command = "migrate";
 
-    private const string MigrationsFolder = "Supermarket.PurchasesWriter.Storage.Migrations.";
+    private const string MigrationsFolder = "Supermarket.Database.Schema.Migrations.";
     private const int LinesPerBackfillEntry = 50_000;
 
-    public async Task MigrateAsync(CancellationToken cancellationToken)
+    /// <param name="databaseWait">How long to wait for the database to answer (the writer's Writer:DatabaseWait).</param>
+    /// <param name="lockWait">How long to wait for another migration step's lock (Writer:SchemaLockWait).</param>
+    public async Task MigrateAsync(TimeSpan databaseWait, TimeSpan lockWait, CancellationToken cancellationToken)
     {
         var connectionString = new MySqlConnectionStringBuilder(options.Value.PooledConnectionString()) { DefaultCommandTimeout = 3600 };
-        await using var connection = await OpenAsync(connectionString.ConnectionString, cancellationToken);
-        var wait = writer.Value.SchemaLockWait;
+        await using var connection = await OpenAsync(connectionString.ConnectionString, databaseWait, cancellationToken);
+        var wait = lockWait;
         // 1: ours; 0: another writer held it the whole wait; NULL: an error. Only the first lets this writer migrate.
         if (await connection.ExecuteScalarAsync<int?>("SELECT GET_LOCK('supermarket_schema', @seconds)",
                 new { seconds = (int)Math.Ceiling(wait.TotalSeconds) }) != 1)
@@ -69,9 +70,9 @@ public sealed class SchemaMigration(IOptions<DatabaseOptions> options, IOptions<
 
     /// <summary>The database, once it answers (Writer:DatabaseWait at most): a refused or failed connection is tried
     /// again each second; a refused login or any other answer is final.</summary>
-    private async Task<MySqlConnection> OpenAsync(string connectionString, CancellationToken cancellationToken)
+    private async Task<MySqlConnection> OpenAsync(string connectionString, TimeSpan databaseWait, CancellationToken cancellationToken)
     {
-        var deadline = DateTime.UtcNow + writer.Value.DatabaseWait;
+        var deadline = DateTime.UtcNow + databaseWait;
         while (true)
         {
             var connection = new MySqlConnection(connectionString);

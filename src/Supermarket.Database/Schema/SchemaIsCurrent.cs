@@ -1,9 +1,9 @@
 using Dapper;
+using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using MySqlConnector;
-using Supermarket.Database;
 
-namespace Supermarket.PurchasesWriter.Storage;
+namespace Supermarket.Database.Schema;
 
 /// <summary>
 /// A writer starts only on a schema its migrations are all applied to: the migration step (<see cref="SchemaMigration"/>)

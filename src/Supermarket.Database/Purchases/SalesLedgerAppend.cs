@@ -1,7 +1,7 @@
 using Dapper;
 using MySqlConnector;
 
-namespace Supermarket.PurchasesWriter.Storage;
+namespace Supermarket.Database.Purchases;
 
 /// <summary>
 /// How an entry joins the sales ledger, inside the transaction that stores its purchases, as its last statements

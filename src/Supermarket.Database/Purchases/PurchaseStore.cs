@@ -1,16 +1,17 @@
 using System.Buffers;
+using System.Diagnostics.Metrics;
 using System.Globalization;
 using System.Text;
 using System.Text.Json;
 using Dapper;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using MySqlConnector;
 using Supermarket.Contracts.Ledger;
 using Supermarket.Contracts.Purchases;
-using Supermarket.Database;
-using Supermarket.PurchasesWriter.Recording;
+using Supermarket.ServiceDefaults.Observability;
 
-namespace Supermarket.PurchasesWriter.Storage;
+namespace Supermarket.Database.Purchases;
 
 /// <summary>
 /// Stores purchases and their sales ledger entry in one transaction, sent as one multi-statement command (one round
@@ -27,8 +28,11 @@ namespace Supermarket.PurchasesWriter.Storage;
 /// the ledger's head behind the ledger (<see cref="SalesLedgerAppend"/>): the head is repaired and the batch stored,
 /// and a head that cannot be repaired fails the write as the database away, never as the purchases' fault.
 /// </remarks>
-public sealed class PurchaseStore(IOptions<DatabaseOptions> options, WriterMetrics metrics, ILogger<PurchaseStore> logger) : IPurchaseStore
+public sealed class PurchaseStore(IOptions<DatabaseOptions> options, IMeterFactory meters, ILogger<PurchaseStore> logger) : IPurchaseStore
 {
+    private readonly Counter<long> _headRepairs = meters.Create(TelemetryRegistration.MeterName).CreateCounter<long>(
+        "supermarket.writer.ledger_head.repairs", "{repair}", "Times the sales ledger's head was found behind the ledger and derived from it again");
+
     private const int DuplicateKey = 1062;
     private const int MaxDuplicateRounds = 5;
 
@@ -127,7 +131,7 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, WriterMetri
             return;
         }
 
-        metrics.LedgerHeadRepaired();
+        _headRepairs.Add(1);
         logger.LogWarning("The sales ledger's head was {Before} while the ledger holds entries up to {After} (a partial restore, a hand edit or an older writer); it now says {After} and the batch is stored again",
             before < 0 ? "missing" : before, after, after);
     }

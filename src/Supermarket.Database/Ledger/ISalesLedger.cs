@@ -1,4 +1,4 @@
-namespace Supermarket.SalesAggregator.Ledger;
+namespace Supermarket.Database.Ledger;
 
 /// <summary>
 /// The sales ledger as the feed reads it: the contract between the writer's database and the aggregator (README,

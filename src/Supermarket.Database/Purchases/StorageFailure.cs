@@ -1,6 +1,6 @@
 using System.Data.Common;
 
-namespace Supermarket.PurchasesWriter.Storage;
+namespace Supermarket.Database.Purchases;
 
 /// <summary>What a failed write says: about the purchases, or about the database.</summary>
 public static class StorageFailure

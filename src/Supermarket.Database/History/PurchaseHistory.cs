@@ -5,10 +5,8 @@ using Microsoft.Extensions.Options;
 using MySqlConnector;
 using Supermarket.Contracts.History;
 using Supermarket.Contracts.Purchases;
-using Supermarket.Database;
-using Supermarket.PurchasesWriter.Storage;
 
-namespace Supermarket.PurchasesWriter.History;
+namespace Supermarket.Database.History;
 
 /// <summary>
 /// Reads stored purchases a page at a time, newest first: one store's day, or one customer's purchases between two

@@ -1,6 +1,6 @@
 using Supermarket.Contracts.Purchases;
 
-namespace Supermarket.PurchasesWriter.IdempotencyKeys;
+namespace Supermarket.Database.IdempotencyKeys;
 
 /// <summary>Each store's Idempotency-Keys with the request that first claimed them: MySQL in production
 /// (<see cref="IdempotencyKeyStore"/>); the seam the writer's fast tests replace.</summary>

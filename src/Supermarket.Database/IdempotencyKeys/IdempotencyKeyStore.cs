@@ -2,9 +2,8 @@ using Dapper;
 using Microsoft.Extensions.Options;
 using MySqlConnector;
 using Supermarket.Contracts.Purchases;
-using Supermarket.Database;
 
-namespace Supermarket.PurchasesWriter.IdempotencyKeys;
+namespace Supermarket.Database.IdempotencyKeys;
 
 /// <summary>The claims in MySQL's <c>idempotency_keys</c>: the insert and the read run in one statement batch on the
 /// key's primary key, so two requests racing with the same key get one winner.</summary>

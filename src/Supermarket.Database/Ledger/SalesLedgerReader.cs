@@ -1,19 +1,17 @@
 using Dapper;
 using Microsoft.Extensions.Options;
 using MySqlConnector;
-using Supermarket.Database;
-using Supermarket.SalesAggregator.Questions;
 
-namespace Supermarket.SalesAggregator.Ledger;
+namespace Supermarket.Database.Ledger;
 
 /// <summary>
 /// Reads the Purchases writer's sales ledger: the aggregator's whole view of the writer's database, and read-only
 /// (README, "Guarantees": the contract between the two).
 /// </summary>
-public sealed class SalesLedgerReader(IOptions<DatabaseOptions> options, IOptions<AggregatorOptions> aggregator) : ISalesLedger
+/// <param name="pageSize">Entries a read returns at most (the aggregator's Aggregator:LedgerPageSize).</param>
+public sealed class SalesLedgerReader(IOptions<DatabaseOptions> options, int pageSize) : ISalesLedger
 {
     private readonly string _connectionString = options.Value.PooledConnectionString();
-    private readonly int _pageSize = aggregator.Value.LedgerPageSize;
 
     public async Task<LedgerIdentity> IdentityAsync(CancellationToken cancellationToken)
     {
@@ -35,7 +33,7 @@ public sealed class SalesLedgerReader(IOptions<DatabaseOptions> options, IOption
         await using var connection = new MySqlConnection(_connectionString);
         var entries = await connection.QueryAsync<LedgerEntry>(new CommandDefinition(
             "SELECT seq, stored_at AS storedAt, purchases, sales FROM sales_ledger WHERE seq > @seq ORDER BY seq LIMIT @page",
-            new { seq, page = _pageSize }, cancellationToken: cancellationToken));
+            new { seq, page = pageSize }, cancellationToken: cancellationToken));
         return entries.AsList();
     }
 }
