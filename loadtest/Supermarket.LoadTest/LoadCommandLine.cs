@@ -3,6 +3,7 @@ using System.CommandLine.Parsing;
 using System.Globalization;
 using System.Net;
 using Supermarket.LoadTest.Chaos;
+using Supermarket.LoadTest.History;
 using Supermarket.LoadTest.Reporting;
 using Supermarket.LoadTest.Scenario;
 using Supermarket.LoadTest.Thresholds;
@@ -135,6 +136,7 @@ public sealed class LoadCommandLine
             _stores, _customersPerStore, _maxItemId, _purchasesPerHour, _itemsPerPurchase, _date, _url, _hours, _simulation, _rate, _rampFrom,
             _maxInFlight, _warmUp, _thresholds, _label, _plain, _seed, _historyQueries, _retryFor, _runId, _reports, _noVerify, _checkEveryStore,
             _tillCredentials, _verifyTimeout, _database, _brokerManagement, _brokerVirtualHost, _workers, compare, new ChaosCommandLine().Command,
+            new HistoryFillCommandLine().Command,
         };
         Command.SetAction((parsed, cancel) => new LoadRun(Read(parsed)).RunAsync());
     }
@@ -209,7 +211,7 @@ public sealed class LoadCommandLine
         },
     };
 
-    private static void RequireDate(OptionResult result)
+    internal static void RequireDate(OptionResult result)
     {
         if (!DateOnly.TryParseExact(result.GetValueOrDefault<string>(), "yyyyMMdd", CultureInfo.InvariantCulture, DateTimeStyles.None, out _))
         {

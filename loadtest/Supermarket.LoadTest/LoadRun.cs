@@ -1,6 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
-using Supermarket.Database.Verification;
+using Supermarket.Database.LoadTest;
 using Supermarket.LoadTest.Live;
 using Supermarket.LoadTest.Reporting;
 using Supermarket.LoadTest.Scenario;

@@ -1,5 +1,5 @@
 using MySqlConnector;
-using Supermarket.Database.Verification;
+using Supermarket.Database.LoadTest;
 
 namespace Supermarket.LoadTest.Live;
 

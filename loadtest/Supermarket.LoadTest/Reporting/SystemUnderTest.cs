@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using MySqlConnector;
-using Supermarket.Database.Verification;
+using Supermarket.Database.LoadTest;
 using Supermarket.LoadTest.Live;
 using Supermarket.Messaging;
 

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
-using Supermarket.Database.Verification;
+using Supermarket.Database.LoadTest;
 using Supermarket.LoadTest.Live;
 using Supermarket.LoadTest.Reporting;
 using Supermarket.LoadTest.Scenario;

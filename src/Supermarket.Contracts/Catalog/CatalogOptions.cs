@@ -26,7 +26,7 @@ public sealed class CatalogOptions : IValidatableObject
     public int MaxQuantity { get; set; } = 10_000;
 
     /// <summary>The stored lines of the largest purchase these ranges allow: a JSON array of [item, quantity] pairs
-    /// (the writer's PurchaseStore.Items), every line of the largest item id and quantity.</summary>
+    /// (PurchaseRows.Items, as the writer stores them), every line of the largest item id and quantity.</summary>
     public int LargestStoredLines =>
         2 + (MaxItemsPerPurchase * (4 + Digits(MaxItemId) + Digits(MaxQuantity))) - 1;
 

@@ -79,7 +79,7 @@ public sealed class PurchaseHistory(IOptions<DatabaseOptions> options) : IPurcha
         public StoredPurchase ToPurchase() => new(
             PurchaseKeys.FromKey(Id), StoreId, CustomerId, DateOnly.FromDateTime(PurchaseDate),
             new DateTimeOffset(DateTime.SpecifyKind(ReceivedAt, DateTimeKind.Utc)),
-            // The lines as the writer stored them: [[item, quantity], ...] (PurchaseStore.Items).
+            // The lines as the writer stored them: [[item, quantity], ...] (PurchaseRows.Items).
             [.. JsonSerializer.Deserialize<int[][]>(Items)!.Select(line => new PurchaseLine(line[0], line[1]))]);
     }
 }

@@ -1,13 +1,11 @@
 using System.Buffers;
 using System.Diagnostics.Metrics;
-using System.Globalization;
 using System.Text;
 using System.Text.Json;
 using Dapper;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using MySqlConnector;
-using Supermarket.Contracts.Ledger;
 using Supermarket.Contracts.Purchases;
 using Supermarket.ServiceDefaults.Observability;
 
@@ -69,7 +67,7 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, IMeterFacto
             try
             {
                 await connection.ExecuteAsync(new CommandDefinition(StoreSql,
-                    new { batch = ToJson(pending), purchases = pending.Count, sales = LedgerEntry(pending) }, cancellationToken: cancellationToken));
+                    new { batch = ToJson(pending), purchases = pending.Count, sales = PurchaseRows.SalesOf(pending) }, cancellationToken: cancellationToken));
                 return pending.Count;
             }
             catch (Exception exception)
@@ -155,21 +153,6 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, IMeterFacto
         return [.. keys.Select(PurchaseKeys.FromKey)];
     }
 
-    private static byte[] LedgerEntry(List<PurchaseRecorded> purchases) =>
-        SalesLedgerEntry.Encode(purchases.SelectMany(p => p.Items.Select(line => new SaleLine(p.StoreId, line.ItemId, line.Quantity))));
-
-    /// <summary>A purchase's lines as stored: a JSON array of [item, quantity] pairs, in the order the till sent them.</summary>
-    internal static string Items(IReadOnlyList<PurchaseLine> items)
-    {
-        var text = new StringBuilder(2 + (items.Count * 12)).Append('[');
-        for (var i = 0; i < items.Count; i++)
-        {
-            text.Append(CultureInfo.InvariantCulture, $"{(i == 0 ? "" : ",")}[{items[i].ItemId},{items[i].Quantity}]");
-        }
-
-        return text.Append(']').ToString();
-    }
-
     /// <summary>The batch as JSON_TABLE reads it. Ids are the big-endian key bytes in hex (see PurchaseKeys).</summary>
     internal static string ToJson(IReadOnlyList<PurchaseRecorded> purchases)
     {
@@ -183,9 +166,9 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, IMeterFacto
                 json.WriteString("id", Convert.ToHexString(PurchaseKeys.ToKey(purchase.PurchaseId)));
                 json.WriteNumber("store", purchase.StoreId);
                 json.WriteNumber("customer", purchase.CustomerId);
-                json.WriteString("date", purchase.Date.ToString("yyyy-MM-dd", CultureInfo.InvariantCulture));
-                json.WriteString("received", purchase.ReceivedAt.UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss.ffffff", CultureInfo.InvariantCulture));
-                json.WriteString("items", Items(purchase.Items));
+                json.WriteString("date", PurchaseRows.Date(purchase));
+                json.WriteString("received", PurchaseRows.ReceivedAt(purchase));
+                json.WriteString("items", PurchaseRows.Items(purchase.Items));
                 json.WriteEndObject();
             }
 

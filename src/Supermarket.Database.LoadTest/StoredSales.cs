@@ -1,7 +1,7 @@
 using Dapper;
 using MySqlConnector;
 
-namespace Supermarket.Database.Verification;
+namespace Supermarket.Database.LoadTest;
 
 /// <summary>
 /// What the Purchases writer stored, read back for those who check it (the load test's verification, its live view and
