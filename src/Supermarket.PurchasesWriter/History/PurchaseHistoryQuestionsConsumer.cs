@@ -1,10 +1,7 @@
 using System.Diagnostics;
 using MassTransit;
-using Microsoft.Extensions.Options;
 using Supermarket.Contracts.History;
-using Supermarket.Database;
 using Supermarket.Database.History;
-using Supermarket.Messaging;
 
 namespace Supermarket.PurchasesWriter.History;
 

@@ -1,8 +1,5 @@
-using System.Diagnostics;
 using MassTransit;
 using Microsoft.Extensions.Options;
-using Supermarket.Contracts.History;
-using Supermarket.Database;
 using Supermarket.Messaging;
 
 namespace Supermarket.PurchasesWriter.History;

@@ -1,9 +1,6 @@
 using MassTransit;
-using Microsoft.Extensions.Options;
 using Supermarket.Contracts.Purchases;
 using Supermarket.Database.IdempotencyKeys;
-using Supermarket.Messaging;
-using Supermarket.PurchasesWriter.Recording;
 
 namespace Supermarket.PurchasesWriter.IdempotencyKeys;
 

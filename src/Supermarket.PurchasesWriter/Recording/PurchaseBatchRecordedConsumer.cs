@@ -1,7 +1,5 @@
 using MassTransit;
-using Microsoft.Extensions.Options;
 using Supermarket.Contracts.Purchases;
-using Supermarket.Messaging;
 
 namespace Supermarket.PurchasesWriter.Recording;
 

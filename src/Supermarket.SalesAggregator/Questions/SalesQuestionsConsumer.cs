@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using MassTransit;
 using Supermarket.Contracts.Sales;
-using Supermarket.Messaging;
 using Supermarket.SalesCounting;
 
 namespace Supermarket.SalesAggregator.Questions;

@@ -1,8 +1,5 @@
-using System.Diagnostics;
 using MassTransit;
-using Supermarket.Contracts.Sales;
 using Supermarket.Messaging;
-using Supermarket.SalesCounting;
 
 namespace Supermarket.SalesAggregator.Questions;
 

@@ -41,7 +41,7 @@ public sealed class LedgerVisibilityTests(ITestOutputHelper output)
     [Fact]
     public async Task Feeds_following_the_ledger_while_writers_take_seqs_on_one_core_count_every_committed_entry_once()
     {
-        await NewDatabaseAsync();
+        await TestDatabase.CreateMigratedAsync(Database);
         using var meters = new ServiceCollection().AddMetrics().BuildServiceProvider();
         var factory = meters.GetRequiredService<IMeterFactory>();
         using var missing = new MissingEntries(factory);
@@ -124,15 +124,6 @@ public sealed class LedgerVisibilityTests(ITestOutputHelper output)
         var feed = new SalesLedgerFeed(matrix, ledger, new SalesCheckpoint(options, NullLogger<SalesCheckpoint>.Instance), readiness,
             new SalesMetrics(meters, readiness), options, TimeProvider.System, NullLogger<SalesLedgerFeed>.Instance);
         return new RunningFeed(feed, matrix, ledger);
-    }
-
-    private static async Task NewDatabaseAsync()
-    {
-        await RealServices.PrepareAsync();
-        await TestDatabase.CreateEmptyAsync(Database);
-        var settings = TestSettings.For();
-        settings["Database:ConnectionString"] = TestSettings.DatabaseAt(Database);
-        await SupermarketSystem.MigrateSchemaAsync(settings);
     }
 
     private sealed record RunningFeed(SalesLedgerFeed Feed, SalesMatrix Matrix, CountingLedger Ledger);

@@ -89,6 +89,16 @@ public static class TestDatabase
         await server.ExecuteAsync($"DROP DATABASE IF EXISTS {database}; CREATE DATABASE {database}");
     }
 
+    /// <summary>A database of its own for a test, made anew and migrated as the migration step migrates.</summary>
+    public static async Task CreateMigratedAsync(string database)
+    {
+        await RealServices.PrepareAsync();
+        await CreateEmptyAsync(database);
+        var settings = TestSettings.For();
+        settings["Database:ConnectionString"] = TestSettings.DatabaseAt(database);
+        await SupermarketSystem.MigrateSchemaAsync(settings);
+    }
+
     /// <summary>What only the schema owner may do (a trigger standing in for a constraint, say).</summary>
     public static async Task ExecuteAsOwnerAsync(string sql)
     {

@@ -25,7 +25,7 @@ public sealed class HistoryFillTests
     [Fact]
     public async Task Each_day_is_stored_once_with_its_sales_in_the_ledger_and_a_cut_fill_goes_on_where_it_stopped()
     {
-        await NewDatabaseAsync();
+        await TestDatabase.CreateMigratedAsync(Database);
         var options = new HistoryFillOptions { Days = 1, PurchasesPerTransaction = 30, Chain = Tiny, Database = TestSettings.ConnectionString(Database) };
         // A fill cut short after its first transaction of 2018-02-08: what it leaves.
         await new HistoryBulkLoad(options.Database).StoreAsync(
@@ -62,14 +62,5 @@ public sealed class HistoryFillTests
         var page = await history.AtStoreAsync(new PurchasesAtStore(1, new DateOnly(2018, 2, 8), null, 50), TestContext.Current.CancellationToken);
         Assert.Equal(Tiny.TotalPurchases / Tiny.Stores, page.Purchases.Length);
         Assert.All(page.Purchases, purchase => Assert.Equal(Tiny.ItemsPerPurchase, purchase.Items.Length));
-    }
-
-    private static async Task NewDatabaseAsync()
-    {
-        await RealServices.PrepareAsync();
-        await TestDatabase.CreateEmptyAsync(Database);
-        var settings = TestSettings.For();
-        settings["Database:ConnectionString"] = TestSettings.DatabaseAt(Database);
-        await SupermarketSystem.MigrateSchemaAsync(settings);
     }
 }
