@@ -12,19 +12,21 @@ public static class SalesAnswers
         return [.. stores.EnumerateArray().Select(e => (e.GetProperty("itemID").GetInt32(), e.GetProperty("numberOfItems").GetInt64()))];
     }
 
-    public static async Task<(int StoreId, long Units)[]> TopStoresAsync(HttpClient api, int item, string path = "top10")
+    public static async Task<(int StoreId, long Units)[]> TopStoresAsync(HttpClient api, int item, string path = "top10", TimeSpan? within = null)
     {
-        var stores = await GetAsync(api, $"/items/{path}/{item}");
+        var stores = await GetAsync(api, $"/items/{path}/{item}", within);
         return [.. stores.EnumerateArray().Select(e => (e.GetProperty("storeID").GetInt32(), e.GetProperty("numberOfItems").GetInt64()))];
     }
 
     /// <summary>A 503 or 504 is a fair answer while the aggregator (re)starts or the broker reconnects, and has tests
-    /// of its own; these wait it out (bounded) and then require a 200.</summary>
-    private static async Task<JsonElement> GetAsync(HttpClient api, string path)
+    /// of its own; these wait it out (bounded: by default Eventually's, <paramref name="within"/> when a caller waits
+    /// for a recovery that takes longer) and then require a 200.</summary>
+    private static async Task<JsonElement> GetAsync(HttpClient api, string path, TimeSpan? within = null)
     {
         var response = await Eventually.UntilAsync(
             () => api.GetAsync(path),
-            answer => answer.StatusCode is not (HttpStatusCode.ServiceUnavailable or HttpStatusCode.GatewayTimeout));
+            answer => answer.StatusCode is not (HttpStatusCode.ServiceUnavailable or HttpStatusCode.GatewayTimeout),
+            within);
         Assert.True(response.StatusCode == HttpStatusCode.OK, $"GET {path}: {(int)response.StatusCode} {await response.Content.ReadAsStringAsync()}");
         return JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("stores").Clone();
     }
