@@ -50,8 +50,10 @@ public sealed class HistoryBulkLoad(string connectionString)
                 new { purchases = purchases.Count, sales = PurchaseRows.SalesOf(purchases) }, cancellationToken: cancellationToken));
             await connection.ExecuteAsync(new CommandDefinition("COMMIT", cancellationToken: cancellationToken));
         }
-        catch
+        catch when (connection.State == System.Data.ConnectionState.Open)
         {
+            // A broken connection needs none: the server rolls the transaction back as the connection ends, and a
+            // ROLLBACK sent on it would hide the error that broke it.
             await connection.ExecuteAsync("ROLLBACK");
             throw;
         }
