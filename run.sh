@@ -17,6 +17,8 @@
 # topology (the AppHost's options): --api-replicas N   N APIs behind nginx on 8080 (default: one API on 8080)
 #                                   --writers M        M Purchases writers competing on one queue (default 1)
 #                                   --broker-nodes 3   a RabbitMQ cluster of three nodes with quorum queues
+#                                   --aggregator-shards N    the sales matrix split by item range (default 1)
+#                                   --aggregator-replicas R  aggregators per shard (default 1)
 #
 # This script installs what the system needs and starts the AppHost with the Aspire CLI (`aspire start`), which
 # builds it; the AppHost starts everything else. Logs, traces and metrics are on the dashboard (its URL, with its
@@ -35,7 +37,7 @@ take_topology_options() {
   TOPOLOGY=() OTHER_ARGS=()
   while [ $# -gt 0 ]; do
     case $1 in
-      --api-replicas | --writers | --broker-nodes) TOPOLOGY+=("$1" "${2:?$1 takes a number}"); shift 2 ;;
+      --api-replicas | --writers | --broker-nodes | --aggregator-shards | --aggregator-replicas) TOPOLOGY+=("$1" "${2:?$1 takes a number}"); shift 2 ;;
       *) OTHER_ARGS+=("$1"); shift ;;
     esac
   done

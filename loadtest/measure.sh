@@ -44,7 +44,9 @@ SCALE_STORES=${SCALE_STORES:-256}
 OUT=$ROOT/.local/measure-$(date -u +%Y%m%d-%H%M%S).log
 mkdir -p "$ROOT/.local"
 
-# CPU ticks of each process of the system, by what it runs, and of the whole machine.
+# CPU ticks of each process of the system, by what it runs (under the AppHost its dashboard, DCP and the hosts
+# beside each project too), the kernel's own threads, and the whole machine. The load generator starts and ends
+# between two snapshots: its CPU is in the rest.
 cpu_snapshot() {
   local pid cmd name
   for stat in /proc/[0-9]*/stat; do
@@ -58,6 +60,10 @@ cpu_snapshot() {
       nginx:*) name=nginx ;;
       *beam.smp*) name=rabbitmq ;;
       *mariadbd*) name=mariadb ;;
+      *Aspire.Dashboard*) name=dashboard ;;
+      */dcp\ *) name=dcp ;;
+      *Supermarket.AppHost*|*aspire\ run*|dotnet\ run\ *) name=apphost-and-run-hosts ;;
+      '') name=kernel-threads ;;
       *) continue ;;
     esac
     awk -v n="$name" '{print n, $14 + $15}' "$stat" 2>/dev/null || true
@@ -104,13 +110,16 @@ load() { # label, load test options...
 }
 
 # Restarts the system with the given settings (environment variables, then -- and run.sh topology options) for the
-# runs that follow. It waits for the aggregator's rebuild from MySQL to finish, so that no row pays for it.
+# runs that follow. It waits for the aggregators' rebuild from MySQL to finish, so that no row pays for it.
 system_up() {
   local settings=()
   while [ $# -gt 0 ] && [ "$1" != -- ]; do settings+=("$1"); shift; done
   [ $# -eq 0 ] || shift
   env "${settings[@]}" ./run.sh up "$@" >>"$OUT" 2>&1
-  resource_wait sales-aggregator healthy 600 || { echo "the aggregator did not finish its rebuild" >&2; exit 1; }
+  local aggregator
+  for aggregator in $(aspire describe --format Json 2>/dev/null | jq -r '.resources[].displayName | select(startswith("sales-aggregator"))'); do
+    resource_wait "$aggregator" healthy 600 || { echo "$aggregator did not finish its rebuild" >&2; exit 1; }
+  done
 }
 
 [ -z "${PROFILE:-}" ] || command -v perf >/dev/null || { echo "PROFILE=1 needs perf (Debian's linux-perf)" >&2; exit 1; }

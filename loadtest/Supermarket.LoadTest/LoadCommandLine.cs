@@ -72,6 +72,9 @@ public sealed class LoadCommandLine
     private readonly Option<int> _historyQueries = AtLeast("--history-queries-per-second",
         "purchase history GETs per second while the day runs (a store's day, a customer's purchases, alternately), timed apart from the POSTs",
         Defaults.HistoryQueriesPerSecond, 0);
+    private readonly Option<int> _salesQueries = AtLeast("--sales-queries-per-second",
+        "sales GETs per second while the day runs (a store's top items, an item's top stores, alternately), timed apart from the POSTs",
+        Defaults.SalesQueriesPerSecond, 0);
     private readonly Option<int> _retryFor = AtLeast("--retry-for",
         "retry a purchase that got no answer, 502, 503 or 504 for up to S seconds, honouring Retry-After, with an Idempotency-Key (0: never, as the reference client)",
         (int)Defaults.RetryFor.TotalSeconds, 0);
@@ -134,7 +137,7 @@ public sealed class LoadCommandLine
             + "lost and a report. Exit code: 0 all well; 1 requests without a 201 or a failed verification; 2 only a threshold breached.")
         {
             _stores, _customersPerStore, _maxItemId, _purchasesPerHour, _itemsPerPurchase, _date, _url, _hours, _simulation, _rate, _rampFrom,
-            _maxInFlight, _warmUp, _thresholds, _label, _plain, _seed, _historyQueries, _retryFor, _runId, _reports, _noVerify, _checkEveryStore,
+            _maxInFlight, _warmUp, _thresholds, _label, _plain, _seed, _historyQueries, _salesQueries, _retryFor, _runId, _reports, _noVerify, _checkEveryStore,
             _tillCredentials, _verifyTimeout, _database, _brokerManagement, _brokerVirtualHost, _workers, compare, new ChaosCommandLine().Command,
             new HistoryFillCommandLine().Command,
         };
@@ -163,6 +166,7 @@ public sealed class LoadCommandLine
         Plain = parsed.GetValue(_plain),
         Seed = parsed.GetValue(_seed),
         HistoryQueriesPerSecond = parsed.GetValue(_historyQueries),
+        SalesQueriesPerSecond = parsed.GetValue(_salesQueries),
         RetryFor = TimeSpan.FromSeconds(parsed.GetValue(_retryFor)),
         RunId = parsed.GetValue(_runId)!,
         ReportsDirectory = parsed.GetValue(_reports),

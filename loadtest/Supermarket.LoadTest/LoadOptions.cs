@@ -47,6 +47,10 @@ public sealed record LoadOptions
     /// store's day or a customer's purchases, the first page of each), timed apart from the POSTs. Zero: none.</summary>
     public int HistoryQueriesPerSecond { get; init; }
 
+    /// <summary>Sales questions per second while the day runs (analysts asking a store's top items or an item's top
+    /// stores, alternately), timed apart from the POSTs. Zero: none.</summary>
+    public int SalesQueriesPerSecond { get; init; }
+
     /// <summary>How long a store keeps retrying a purchase that got no answer, a 502, a 503 or a 504, honouring
     /// Retry-After and sending the same Idempotency-Key each time. Zero: no retries and no keys, as the reference
     /// client. The chaos run sets it.</summary>

@@ -57,10 +57,10 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
 
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"{options.Simulation.Describe()}: {options.Stores} stores x {options.Hours} hours x {options.PurchasesPerHour} purchases/hour = {options.TotalPurchases:N0} POSTs to {options.Url}"));
-        var historyReaders = new HistoryReaders(http, options);
+        var readers = new DayReaders(http, options);
         using var stopMonitor = new CancellationTokenSource();
         var monitoring = monitor.RunAsync(stopMonitor.Token);
-        var reading = historyReaders.RunAsync(stopMonitor.Token);
+        var reading = readers.RunAsync(stopMonitor.Token);
         var watch = Stopwatch.StartNew();
         await day.RunAsync();
         var wallSeconds = watch.Elapsed.TotalSeconds;
@@ -78,8 +78,8 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
         var summary = RunSummary.From(options.Stores, [.. records.Where(r => r.StartMs >= warmUp * 1000)], wallSeconds - warmUp);
         Console.WriteLine();
         Console.Write(summary.ToText());
-        var historyQueries = historyReaders.Figures();
-        foreach (var figures in historyQueries)
+        var questions = readers.Figures();
+        foreach (var figures in questions)
         {
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"GET {figures.Question}: {figures.Asked:N0} asked, {figures.Failures:N0} not 200, p50 {figures.P50Ms:F2} ms, p99 {figures.P99Ms:F2} ms, max {figures.MaxMs:F2} ms"));
@@ -114,7 +114,7 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
                     outcomes.GivenUp.Count, records.Count(r => r.Status is not (201 or 503)),
                     log.LongestStretchWithout201Seconds())
                 : null,
-            HistoryQueries = historyQueries,
+            Questions = questions,
             Published = published,
             Checks = verifier.Checks,
         };

@@ -16,7 +16,7 @@ builder.Services.Configure<KestrelServerOptions>(builder.Configuration.GetSectio
 builder.AddServiceDefaults();
 builder.AddSupermarketAccess();
 builder.AddPurchaseIngest();
-builder.Services.AddValidatedOptions<InsightOptions>(builder.Configuration, InsightOptions.Section);
+builder.AddSalesInsights();
 builder.Services.AddValidatedOptions<HistoryQuestionOptions>(builder.Configuration, HistoryQuestionOptions.Section);
 builder.Services.AddProblemDetails();
 builder.Services.AddSupermarketSwagger();

@@ -1,3 +1,4 @@
+using System.Globalization;
 using Supermarket.AppHost.Operations;
 using Supermarket.AppHost.Secrets;
 using Supermarket.AppHost.Services;
@@ -7,7 +8,8 @@ using Supermarket.AppHost.Topology;
 [assembly: System.Runtime.Versioning.SupportedOSPlatform("linux")]
 
 // The whole system, written once: `./run.sh up` (or `dotnet run --project src/Supermarket.AppHost`) starts it and the
-// Aspire dashboard shows it. Options: --api-replicas N, --writers M, --broker-nodes N (SystemTopology); after --day,
+// Aspire dashboard shows it. Options: --api-replicas N, --writers M, --broker-nodes N, --aggregator-shards N,
+// --aggregator-replicas R (SystemTopology); after --day,
 // the load test's options for a day to run once the system is up (./run.sh's main job, or its chaos run).
 var (options, day) = LoadTestDay.Split(args);
 var builder = DistributedApplication.CreateBuilder(options);
@@ -46,17 +48,24 @@ var writers = topology.WriterProcesses().Select(writer => builder.AddProject<Pro
         .WithUnstorablePurchasesReplay(broker[0].Node, accounts.Local))
     .ToList();
 
-builder.AddProject<Projects.Supermarket_SalesAggregator>("sales-aggregator")
-    .WithManagementPort(topology.AggregatorPort)
-    .WithArgs("--Aggregator:CheckpointDirectory", MachineAccounts.StateFolder("store"))
-    .WithBroker(broker, accounts.BrokerAggregator)
-    .WithDatabaseAccount(accounts.DatabaseReader)
-    .WaitForCompletion(migration);
+// Each aggregator counts its shard's items (all of them, unless --aggregator-shards says otherwise); a shard's
+// replicas share its checkpoint file, which each replaces whole.
+foreach (var aggregator in topology.AggregatorProcesses())
+{
+    builder.AddProject<Projects.Supermarket_SalesAggregator>(aggregator.Name)
+        .WithManagementPort(aggregator.ManagementPort)
+        .WithArgs("--Aggregator:CheckpointDirectory", MachineAccounts.StateFolder("store"), "--Aggregator:Shard", aggregator.Shard.ToString(CultureInfo.InvariantCulture))
+        .WithSalesShards(topology)
+        .WithBroker(broker, accounts.BrokerAggregator)
+        .WithDatabaseAccount(accounts.DatabaseReader)
+        .WaitForCompletion(migration);
+}
 
 var apis = topology.ApiProcesses().Select(api => builder.AddProject<Projects.Supermarket_Api>(api.Name)
         .WithPublicPort(api.PublicPort)
         .WithManagementPort(api.ManagementPort, "Management:Url")
         .WithBroker(broker, accounts.BrokerApi)
+        .WithSalesShards(topology)
         .WithEnvironment("Auth__SigningKey", accounts.SigningKey)
         .WaitForAll(writers))
     .ToList();

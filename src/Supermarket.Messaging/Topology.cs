@@ -28,8 +28,15 @@ public static class Topology
     /// <summary>The writer answers purchase history questions here, also apart from the purchases.</summary>
     public const string PurchaseHistoryQueue = "supermarket.purchases.history";
 
-    /// <summary>The Sales aggregator answers top-N questions here.</summary>
-    public const string SalesQuestionsQueue = "supermarket.store.sales-queries";
+    /// <summary>The queue the aggregators of sales shard <paramref name="shard"/> of <paramref name="shards"/>
+    /// (SalesShardOptions) answer top-N questions from, competing when a shard has replicas. Named for the count too:
+    /// shard 1 of 2 counts other items than shard 1 of 1, and while the count changes both may run.</summary>
+    public static string SalesQuestionsQueue(int shard, int shards) => $"supermarket.store.sales-queries.shard-{shard}-of-{shards}";
+
+    /// <summary>Where the API sends that shard's questions: an exchange bound to that shard's queue alone, so a
+    /// question reaches exactly the shard it asks, and the API's broker user, which may declare this exchange, never
+    /// names a worker's queue.</summary>
+    public static string SalesQuestionsExchange(int shard, int shards) => $"supermarket.sales-questions.shard-{shard}-of-{shards}";
 
     /// <summary>The shape of every worker queue: quorum queues where a cluster replicates them. The writer's queue
     /// is also bounded, by its consumer's definition, the one place that declares it.</summary>

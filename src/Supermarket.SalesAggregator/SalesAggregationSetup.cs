@@ -1,33 +1,37 @@
 using MassTransit;
 using Microsoft.Extensions.Options;
 using Supermarket.Contracts.Catalog;
+using Supermarket.Contracts.Sales;
 using Supermarket.Database;
 using Supermarket.Database.Ledger;
 using Supermarket.Messaging;
 using Supermarket.SalesAggregator.Ledger;
 using Supermarket.SalesAggregator.Questions;
+using Supermarket.SalesAggregator.Sharding;
 using Supermarket.SalesCounting;
 using Supermarket.ServiceDefaults;
+using Supermarket.ServiceDefaults.About;
 using Supermarket.ServiceDefaults.Configuration;
 
 namespace Supermarket.SalesAggregator;
 
 public static class SalesAggregationSetup
 {
-    /// <summary>Everything the Sales aggregator runs: the matrix, the feed that keeps it equal to the sales ledger
+    /// <summary>Everything the Sales aggregator runs: the matrix of its shard's items (all of them unless
+    /// SalesShards:Count says otherwise), the feed that keeps it equal to the sales ledger
     /// (read with the read-only database user), and the questions' consumer. A method of its own so the integration
     /// tests host exactly what Program.cs hosts.</summary>
     public static IHostApplicationBuilder AddSalesAggregation(this IHostApplicationBuilder builder)
     {
         builder.Services.AddValidatedOptions<CatalogOptions>(builder.Configuration, CatalogOptions.Section);
-        builder.Services.AddSingleton<IValidateOptions<CatalogOptions>>(_ => new CatalogFitsTheMatrix());
+        builder.Services.AddValidatedOptions<SalesShardOptions>(builder.Configuration, SalesShardOptions.Section);
         builder.Services.AddValidatedOptions<AggregatorOptions>(builder.Configuration, AggregatorOptions.Section);
+        builder.Services.AddSingleton<IValidateOptions<AggregatorOptions>, ShardFitsInMemory>();
         builder.Services.AddValidatedOptions<DatabaseOptions>(builder.Configuration, DatabaseOptions.Section);
-        builder.Services.AddSingleton(services =>
-        {
-            var catalog = services.GetRequiredService<IOptions<CatalogOptions>>().Value;
-            return new SalesMatrix(catalog.MaxItemId, catalog.MaxStoreId);
-        });
+        builder.Services.AddSingleton(services => SalesShard.Of(services.GetRequiredService<IOptions<AggregatorOptions>>().Value,
+            services.GetRequiredService<IOptions<SalesShardOptions>>().Value, services.GetRequiredService<IOptions<CatalogOptions>>().Value));
+        builder.Services.AddSingleton(services => services.GetRequiredService<SalesShard>().NewMatrix());
+        builder.Services.AddSingleton(services => new AboutFact("salesShard", () => SalesShardFacts(services)));
         builder.Services.AddSingleton<SalesMetrics>();
         builder.Services.AddSingleton<MatrixReadiness>();
         builder.Services.AddHealthChecks().AddCheck<MatrixReadyCheck>("sales-matrix", tags: [ServiceDefaultsExtensions.ReadyTag]);
@@ -37,5 +41,11 @@ public static class SalesAggregationSetup
         builder.Services.AddHostedService<SalesLedgerFeed>();
         builder.Services.AddSupermarketBus(builder.Configuration, bus => bus.AddConsumer<SalesQuestionsConsumer, SalesQuestionsConsumerDefinition>());
         return builder;
+    }
+
+    private static object SalesShardFacts(IServiceProvider services)
+    {
+        var shard = services.GetRequiredService<SalesShard>();
+        return new { shard.Number, shard.Count, Items = shard.Items.ToString(), shard.MatrixBytes, services.GetRequiredService<MatrixReadiness>().CountedThrough };
     }
 }

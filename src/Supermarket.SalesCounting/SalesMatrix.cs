@@ -1,12 +1,14 @@
 using System.Numerics;
 using System.Runtime.Intrinsics.X86;
+using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.Ledger;
 using Supermarket.Contracts.Purchases;
 
 namespace Supermarket.SalesCounting;
 
 /// <summary>
-/// Units sold per (item, store), updated lock-free from any number of threads and ranked exactly on demand.
+/// Units sold per (item, store), updated lock-free from any number of threads and ranked exactly on demand: of every
+/// item of the catalog, or of one shard's range of them (<see cref="Items"/>; SalesShardOptions).
 /// </summary>
 /// <remarks>
 /// Layout, chosen by measurement (docs/performance.md, benchmarks/Supermarket.Benchmarks):
@@ -37,26 +39,41 @@ public sealed class SalesMatrix
     private readonly long[] _units;
     private readonly long[] _tileMax;
 
+    /// <summary>A matrix of every item of the catalog.</summary>
     public SalesMatrix(int maxItemId, int maxStores)
+        : this(maxItemId, maxStores, new ItemRange(1, maxItemId))
     {
-        ArgumentOutOfRangeException.ThrowIfLessThan(maxItemId, 1);
+    }
+
+    /// <summary>A matrix of the catalog's <paramref name="items"/> only: sales of its other items are another
+    /// shard's, and are passed over.</summary>
+    public SalesMatrix(int maxItemId, int maxStores, ItemRange items)
+    {
         ArgumentOutOfRangeException.ThrowIfLessThan(maxStores, 1);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(CellsFor(maxItemId, maxStores), Array.MaxLength, nameof(maxItemId));
+        ArgumentOutOfRangeException.ThrowIfLessThan(items.First, 1, nameof(items));
+        ArgumentOutOfRangeException.ThrowIfLessThan(items.Last, items.First, nameof(items));
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(items.Last, maxItemId, nameof(items));
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(CellsFor(items.Count, maxStores), Array.MaxLength, nameof(items));
         MaxItemId = maxItemId;
         MaxStores = maxStores;
-        _tiles = (maxItemId + TileWidth - 1) / TileWidth;
-        _units = new long[(long)maxItemId * maxStores];
+        Items = items;
+        _tiles = (items.Count + TileWidth - 1) / TileWidth;
+        _units = new long[(long)items.Count * maxStores];
         _tileMax = new long[(long)_tiles * maxStores];
     }
 
+    /// <summary>The catalog's largest item id: a sale of an item above it is no shard's, and is left out.</summary>
     public int MaxItemId { get; }
 
-    /// <summary>The counters a matrix of these bounds holds.</summary>
-    public static long CellsFor(int maxItemId, int maxStores) => (long)maxItemId * maxStores;
+    /// <summary>The items this matrix counts and ranks.</summary>
+    public ItemRange Items { get; }
 
-    /// <summary>The memory a matrix of these bounds takes: its counters and its tiles' maxima.</summary>
-    public static long BytesFor(int maxItemId, int maxStores) =>
-        (CellsFor(maxItemId, maxStores) + ((long)((maxItemId + TileWidth - 1) / TileWidth) * maxStores)) * sizeof(long);
+    /// <summary>The counters a matrix of this many items and stores holds.</summary>
+    public static long CellsFor(int items, int maxStores) => (long)items * maxStores;
+
+    /// <summary>The memory a matrix of this many items and stores takes: its counters and its tiles' maxima.</summary>
+    public static long BytesFor(int items, int maxStores) =>
+        (CellsFor(items, maxStores) + ((long)((items + TileWidth - 1) / TileWidth) * maxStores)) * sizeof(long);
 
     public int MaxStores { get; }
 
@@ -97,7 +114,8 @@ public sealed class SalesMatrix
         }
     }
 
-    /// <summary>Adds lines of any stores, as the sales ledger records them; a line outside the matrix is left out
+    /// <summary>Adds lines of any stores, as the sales ledger records them, and passes over those of items another
+    /// shard counts; a line outside the catalog (its store or item beyond the bounds, a negative quantity) is left out
     /// (the caller reports it). Returns how many lines were left out.</summary>
     public unsafe int RecordSales(ReadOnlySpan<SaleLine> lines)
     {
@@ -119,7 +137,17 @@ public sealed class SalesMatrix
         var outside = 0;
         foreach (var line in lines)
         {
-            if (!Holds(line) || line.Quantity < 0)
+            if (!Holds(line))
+            {
+                if (!InCatalog(line) || line.Quantity < 0)
+                {
+                    outside++;
+                }
+
+                continue;
+            }
+
+            if (line.Quantity < 0)
             {
                 outside++;
                 continue;
@@ -136,7 +164,7 @@ public sealed class SalesMatrix
     /// counting. Call it while nothing records into this matrix (a copy taken mid-update would be torn).</summary>
     public void CopyTo(SalesMatrix copy)
     {
-        if (copy.MaxItemId != MaxItemId || copy.MaxStores != MaxStores)
+        if (copy.MaxItemId != MaxItemId || copy.Items != Items || copy.MaxStores != MaxStores)
         {
             throw new ArgumentException("The copy must have the same dimensions.", nameof(copy));
         }
@@ -158,7 +186,7 @@ public sealed class SalesMatrix
         using var compressed = new System.IO.Compression.ZLibStream(source, System.IO.Compression.CompressionMode.Decompress, leaveOpen: true);
         compressed.ReadExactly(System.Runtime.InteropServices.MemoryMarshal.AsBytes(_units.AsSpan()));
         Array.Clear(_tileMax);
-        for (var item = 1; item <= MaxItemId; item++)
+        for (var item = Items.First; item <= Items.Last; item++)
         {
             for (var store = 1; store <= MaxStores; store++)
             {
@@ -179,9 +207,12 @@ public sealed class SalesMatrix
         Array.Clear(_tileMax);
     }
 
-    public bool Holds(int storeId, int itemId) => (uint)(storeId - 1) < (uint)MaxStores && (uint)(itemId - 1) < (uint)MaxItemId;
+    /// <summary>Whether this matrix counts sales of <paramref name="itemId"/> at <paramref name="storeId"/>.</summary>
+    public bool Holds(int storeId, int itemId) => (uint)(storeId - 1) < (uint)MaxStores && Items.Contains(itemId);
 
     private bool Holds(SaleLine line) => Holds(line.StoreId, line.ItemId);
+
+    private bool InCatalog(SaleLine line) => (uint)(line.StoreId - 1) < (uint)MaxStores && (uint)(line.ItemId - 1) < (uint)MaxItemId;
 
     public long UnitsSold(int storeId, int itemId)
     {
@@ -261,17 +292,17 @@ public sealed class SalesMatrix
             return;
         }
 
-        var firstItem = (tile << TileShift) + 1;
-        var lastItem = Math.Min(firstItem + TileWidth - 1, MaxItemId);
+        var firstItem = Items.First + (tile << TileShift);
+        var lastItem = Math.Min(firstItem + TileWidth - 1, Items.Last);
         for (int item = firstItem, cell = CellOf(storeId, firstItem); item <= lastItem; item++, cell += MaxStores)
         {
             ranking.Offer(item, Volatile.Read(ref _units[cell]));
         }
     }
 
-    private int CellOf(int storeId, int itemId) => ((itemId - 1) * MaxStores) + (storeId - 1);
+    private int CellOf(int storeId, int itemId) => ((itemId - Items.First) * MaxStores) + (storeId - 1);
 
-    private int TileMaxOf(int storeId, int itemId) => ((storeId - 1) * _tiles) + ((itemId - 1) >> TileShift);
+    private int TileMaxOf(int storeId, int itemId) => ((storeId - 1) * _tiles) + ((itemId - Items.First) >> TileShift);
 
     private static void RaiseTo(ref long maximum, long value)
     {
@@ -298,9 +329,9 @@ public sealed class SalesMatrix
 
     private void CheckItem(int itemId)
     {
-        if ((uint)(itemId - 1) >= (uint)MaxItemId)
+        if (!Items.Contains(itemId))
         {
-            throw new ArgumentOutOfRangeException(nameof(itemId), itemId, $"Item ids run from 1 to {MaxItemId}.");
+            throw new ArgumentOutOfRangeException(nameof(itemId), itemId, $"This matrix counts items {Items}.");
         }
     }
 

@@ -45,6 +45,30 @@ public sealed class TopologyTests
     }
 
     [Fact]
+    public async Task Aggregator_shards_and_their_replicas_each_know_their_shard_and_the_api_knows_the_count()
+    {
+        await using var model = await ModelAsync("--aggregator-shards", "2", "--aggregator-replicas", "2");
+
+        string[] aggregators = ["sales-aggregator-1-1", "sales-aggregator-1-2", "sales-aggregator-2-1", "sales-aggregator-2-2"];
+        Assert.Equal(aggregators, Processes(model).Where(name => name.StartsWith("sales-aggregator", StringComparison.Ordinal)));
+        for (var i = 0; i < aggregators.Length; i++)
+        {
+            var arguments = await ArgumentsAsync(model, aggregators[i]);
+            Assert.Equal(["--urls", $"http://127.0.0.1:{9101 + i}"], arguments[..2]);
+            Assert.Equal(["--Aggregator:Shard", $"{(i / 2) + 1}"], arguments[^2..]);
+            Assert.Equal("2", (await EnvironmentAsync(model, aggregators[i]))["SalesShards__Count"]);
+        }
+
+        Assert.Equal("2", (await EnvironmentAsync(model, "api"))["SalesShards__Count"]);
+    }
+
+    [Fact]
+    public async Task Aggregators_that_would_take_the_writers_ports_are_refused()
+    {
+        await Assert.ThrowsAsync<System.ComponentModel.DataAnnotations.ValidationException>(() => ModelAsync("--aggregator-shards", "8", "--aggregator-replicas", "2"));
+    }
+
+    [Fact]
     public async Task Each_service_gets_its_own_accounts_and_only_the_api_the_signing_key()
     {
         await using var model = await ModelAsync();

@@ -1,4 +1,6 @@
+using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.Ledger;
+using Supermarket.Contracts.Sales;
 using Supermarket.Contracts.Purchases;
 using Supermarket.SalesCounting;
 
@@ -177,6 +179,51 @@ public sealed class SalesMatrixTests
         Assert.Equal(2, outside);
         Assert.Equal(2, matrix.UnitsSold(1, 5));
         Assert.Equal(9, matrix.UnitsSold(3, 20));
+    }
+
+    [Fact]
+    public void A_shards_matrix_counts_its_items_and_passes_over_the_rest_without_calling_them_outside()
+    {
+        var matrix = new SalesMatrix(maxItemId: 20, maxStores: 3, new ItemRange(11, 20));
+        var outside = matrix.RecordSales([new(1, 5, 2), new(1, 15, 4), new(4, 15, 1), new(1, 21, 1), new(2, 3, -1), new(3, 20, 9)]);
+
+        Assert.Equal(3, outside); // store 4, item 21, the negative quantity: beyond the catalog, whichever shard
+        Assert.Equal(4, matrix.UnitsSold(1, 15));
+        Assert.Equal(9, matrix.UnitsSold(3, 20));
+        Assert.False(matrix.Holds(1, 5));
+        Assert.Throws<ArgumentOutOfRangeException>(() => matrix.UnitsSold(1, 5));
+    }
+
+    [Theory]
+    [InlineData(2)]
+    [InlineData(3)]
+    [InlineData(4)]
+    public void Shards_ranked_apart_and_merged_give_the_whole_matrixs_answers(int shardCount)
+    {
+        const int items = 2003, stores = 37;
+        var whole = new SalesMatrix(items, stores);
+        var shards = new SalesShardOptions { Count = shardCount };
+        var parts = Enumerable.Range(1, shardCount).Select(shard => new SalesMatrix(items, stores, shards.ItemsOf(shard, items))).ToArray();
+        var random = new Random(shardCount);
+        var lines = Enumerable.Range(0, 20_000).Select(_ => new SaleLine(random.Next(1, stores + 1), random.Next(1, items + 1), random.Next(1, 3))).ToArray();
+        whole.RecordSales(lines);
+        Assert.All(parts, part => Assert.Equal(0, part.RecordSales(lines)));
+
+        var best = new RankedSales[10];
+        for (var store = 1; store <= stores; store++)
+        {
+            var expected = best[..whole.TopItemsAtStore(store, best)];
+            // As the API merges the shards' answers: most units first, ties to the lower item id.
+            var merged = parts.SelectMany(part => best[..part.TopItemsAtStore(store, best)])
+                .OrderByDescending(sales => sales.Units).ThenBy(sales => sales.Id).Take(best.Length);
+            Assert.Equal(expected, merged);
+        }
+
+        for (var item = 1; item <= items; item += 7)
+        {
+            var owner = parts[shards.ShardOf(item, items) - 1];
+            Assert.Equal(best[..whole.TopStoresForItem(item, best)], best[..owner.TopStoresForItem(item, best)]);
+        }
     }
 
     [Fact]

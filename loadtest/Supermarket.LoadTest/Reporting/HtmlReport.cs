@@ -78,10 +78,10 @@ public static class HtmlReport
         }
 
         html.Append("</table>");
-        if (result.HistoryQueries.Count > 0)
+        if (result.Questions.Count > 0)
         {
-            html.Append("<h2>Purchase history GETs</h2><table><tr><th>question</th><th>asked</th><th>not 200</th><th>p50</th><th>p99</th><th>max</th></tr>");
-            foreach (var q in result.HistoryQueries)
+            html.Append("<h2>GETs while the day ran</h2><table><tr><th>question</th><th>asked</th><th>not 200</th><th>p50</th><th>p99</th><th>max</th></tr>");
+            foreach (var q in result.Questions)
             {
                 html.Append(Invariant($"<tr><td>{Encode(q.Question)}</td><td class=\"num\">{q.Asked:N0}</td><td class=\"num\">{q.Failures:N0}</td><td class=\"num\">{q.P50Ms:F2} ms</td><td class=\"num\">{q.P99Ms:F2} ms</td><td class=\"num\">{q.MaxMs:F2} ms</td></tr>"));
             }
@@ -177,6 +177,7 @@ public static class HtmlReport
         new("warm-up", Invariant($"{options.WarmUp.TotalSeconds:F0} s")),
         new("retry for", Invariant($"{options.RetryFor.TotalSeconds:F0} s")),
         new("history GETs per second", options.HistoryQueriesPerSecond.ToString(CultureInfo.InvariantCulture)),
+        new("sales GETs per second", options.SalesQueriesPerSecond.ToString(CultureInfo.InvariantCulture)),
         new("seed", options.Seed.ToString(CultureInfo.InvariantCulture)),
         new("target", options.Url.ToString()),
     ];

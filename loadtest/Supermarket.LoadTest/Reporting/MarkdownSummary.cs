@@ -41,12 +41,12 @@ public static class MarkdownSummary
             markdown.AppendLine(Invariant($"| {StatusName(group.Key)} | {group.LongCount():N0} |"));
         }
 
-        if (result.HistoryQueries.Count > 0)
+        if (result.Questions.Count > 0)
         {
             markdown.AppendLine()
-                .AppendLine("| purchase history GET (first page) | asked | not 200 | p50 | p99 | max |")
+                .AppendLine("| GET while the day ran (history: first page) | asked | not 200 | p50 | p99 | max |")
                 .AppendLine("|---|---:|---:|---:|---:|---:|");
-            foreach (var figures in result.HistoryQueries)
+            foreach (var figures in result.Questions)
             {
                 markdown.AppendLine(Invariant(
                     $"| {figures.Question} | {figures.Asked:N0} | {figures.Failures:N0} | {figures.P50Ms:F2} ms | {figures.P99Ms:F2} ms | {figures.MaxMs:F2} ms |"));

@@ -48,7 +48,8 @@ public sealed record RunResult
     public bool? AnswersMatchMySql { get; init; }
 
     public RetryFigures? Retries { get; init; }
-    public IReadOnlyList<HistoryQueryFigures> HistoryQueries { get; init; } = [];
+
+    public IReadOnlyList<QuestionFigures> Questions { get; init; } = [];
 
     /// <summary>The broker messages the (first) API published during the run; null where its /metrics did not answer.</summary>
     public PublishedMessages? Published { get; init; }
@@ -76,9 +77,10 @@ public sealed record RetryFigures(
     long AnswersOther,
     [property: JsonPropertyName("longest_without_201_seconds")] double LongestWithout201Seconds);
 
-/// <summary>Purchase history questions asked while the day ran (--history-queries-per-second): first pages, timed
-/// from the request until the whole answer was read; failures are answers other than 200.</summary>
-public sealed record HistoryQueryFigures(string Question, int Asked, int Failures, double P50Ms, double P99Ms, double MaxMs);
+/// <summary>Questions asked while the day ran (--history-queries-per-second: first pages of purchase history;
+/// --sales-queries-per-second: the sales questions), timed from the request until the whole answer was read; failures
+/// are answers other than 200.</summary>
+public sealed record QuestionFigures(string Question, int Asked, int Failures, double P50Ms, double P99Ms, double MaxMs);
 
 /// <summary>One check of the verification and whether it passed.</summary>
 public sealed record VerificationCheck(string Check, bool Passed);

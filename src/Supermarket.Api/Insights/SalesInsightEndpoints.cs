@@ -32,36 +32,37 @@ public static class SalesInsightEndpoints
     }
 
     private static async Task<IResult> TopItemsAtStore(string storeID, HttpContext http,
-        IRequestClient<TopItemsForStore> client, IOptions<CatalogOptions> catalog, IOptions<InsightOptions> options)
+        SalesShardClients shards, IOptions<CatalogOptions> catalog, IOptions<InsightOptions> options)
     {
         if (PurchasePath.ParseId(storeID, "storeID", catalog.Value.MaxStoreId, out var store) is { } error)
         {
             return ClientErrors.Invalid(error);
         }
 
-        return await AskAsync(http, options.Value, client, new TopItemsForStore(store, options.Value.TopItemsCount),
+        var question = new TopItemsForStore(store, options.Value.TopItemsCount);
+        return await AskAsync(http, options.Value, (timeout, deadline) => shards.TopItemsAtStoreAsync(question, timeout, deadline),
             (TopItemsAtStore answer) => new TopItemsResponse([.. answer.Items.Select(i => new ItemCount(i.ItemId, i.Units))]));
     }
 
     private static async Task<IResult> TopStoresForItem(string itemID, HttpContext http,
-        IRequestClient<TopStoresForItem> client, IOptions<CatalogOptions> catalog, IOptions<InsightOptions> options)
+        SalesShardClients shards, IOptions<CatalogOptions> catalog, IOptions<InsightOptions> options)
     {
         if (PurchasePath.ParseId(itemID, "itemID", catalog.Value.MaxItemId, out var item) is { } error)
         {
             return ClientErrors.Invalid(error);
         }
 
-        return await AskAsync(http, options.Value, client, new TopStoresForItem(item, options.Value.TopStoresCount),
+        var question = new TopStoresForItem(item, options.Value.TopStoresCount);
+        return await AskAsync(http, options.Value, (timeout, deadline) => shards.TopStoresForItemAsync(question, timeout, deadline),
             (TopStoresOfItem answer) => new TopStoresResponse([.. answer.Stores.Select(s => new StoreCount(s.StoreId, s.Units))]));
     }
 
-    /// <summary>Asks the Sales aggregator; a client that knows where its purchases were stored sees, in a header,
-    /// when they are counted.</summary>
-    private static Task<IResult> AskAsync<TRequest, TAnswer, TResponse>(HttpContext http, InsightOptions options,
-        IRequestClient<TRequest> client, TRequest request, Func<TAnswer, TResponse> shape)
-        where TRequest : class
+    /// <summary>Asks the Sales aggregator's shards; a client that knows where its purchases were stored sees, in a
+    /// header, when they are counted.</summary>
+    private static Task<IResult> AskAsync<TAnswer, TResponse>(HttpContext http, InsightOptions options,
+        Func<RequestTimeout, CancellationToken, Task<TAnswer>> ask, Func<TAnswer, TResponse> shape)
         where TAnswer : class, ISalesAnswer =>
-        WorkerQuestions.AskAsync(http, client, request, options.QueryTimeout, "Sales aggregator", (TAnswer answer) =>
+        WorkerQuestions.AskAsync(http, ask, options.QueryTimeout, "Sales aggregator", (TAnswer answer) =>
         {
             http.Response.Headers[ISalesAnswer.Header] = answer.CountedThrough.ToString(CultureInfo.InvariantCulture);
             return TypedResults.Ok(shape(answer));

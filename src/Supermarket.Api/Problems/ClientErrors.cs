@@ -42,6 +42,12 @@ public static class ClientErrors
     public static ProblemHttpResult WorkerUnavailable(HttpContext http, string worker) =>
         Unavailable(http, $"The {worker} cannot be asked now. Retry later.", TimeSpan.FromSeconds(2));
 
+    /// <summary>503 with Retry-After: the answer would miss the parts of the matrix these shards count, and a shard's
+    /// replica or restart is usually seconds away.</summary>
+    public static ProblemHttpResult ShardsUnavailable(HttpContext http, string worker, IReadOnlyList<string> shards) =>
+        Unavailable(http, $"The {worker}'s shards of items {string.Join(", ", shards)} did not answer in time; an answer without them would be incomplete. Retry later.",
+            TimeSpan.FromSeconds(2));
+
     private static ProblemHttpResult Unavailable(HttpContext http, string detail, TimeSpan retryAfter)
     {
         http.Response.Headers.RetryAfter = ((int)Math.Ceiling(retryAfter.TotalSeconds)).ToString(System.Globalization.CultureInfo.InvariantCulture);

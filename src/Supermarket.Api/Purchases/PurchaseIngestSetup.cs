@@ -3,7 +3,6 @@ using Supermarket.Api.Broker;
 using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.History;
 using Supermarket.Contracts.Purchases;
-using Supermarket.Contracts.Sales;
 using Supermarket.Messaging;
 using Supermarket.ServiceDefaults.Configuration;
 
@@ -30,9 +29,8 @@ public static class PurchaseIngestSetup
         {
             // Published to the exchange of their message type, which the worker that answers binds to its queue:
             // the API names no worker's queue, so its broker user needs no right on one. A question asked before
-            // that worker ever started reaches nobody and times out, as it would unanswered.
-            bus.AddRequestClient<TopItemsForStore>();
-            bus.AddRequestClient<TopStoresForItem>();
+            // that worker ever started reaches nobody and times out, as it would unanswered. (The sales questions
+            // go to their shard's exchange: Insights/SalesShardClients.)
             bus.AddRequestClient<ClaimIdempotencyKey>();
             bus.AddRequestClient<PurchasesAtStore>();
             bus.AddRequestClient<PurchasesOfCustomer>();

@@ -1,12 +1,13 @@
 using MassTransit;
 using Supermarket.Api.Broker;
+using Supermarket.Api.Insights;
 using Supermarket.Api.Problems;
 
 namespace Supermarket.Api.Workers;
 
 /// <summary>How a GET asks a worker over the broker (request/response): bounded by a timeout end to end, sending
 /// the request included, so a GET never hangs: 504 when the worker does not answer, 503 when the broker is known to be
-/// gone or cannot take the request.</summary>
+/// gone or cannot take the request, or when some of the sales shards a question needs did not answer.</summary>
 public static class WorkerQuestions
 {
     /// <summary>Documents what a GET that asks a worker answers: the answer, 400 for bad input, 503 and 504.</summary>
@@ -18,9 +19,17 @@ public static class WorkerQuestions
             .ProducesProblem(StatusCodes.Status503ServiceUnavailable)
             .ProducesProblem(StatusCodes.Status504GatewayTimeout);
 
-    public static async Task<IResult> AskAsync<TRequest, TAnswer>(HttpContext http, IRequestClient<TRequest> client,
+    public static Task<IResult> AskAsync<TRequest, TAnswer>(HttpContext http, IRequestClient<TRequest> client,
         TRequest request, TimeSpan timeout, string worker, Func<TAnswer, IResult> answer)
         where TRequest : class
+        where TAnswer : class =>
+        AskAsync(http, async (requestTimeout, deadline) => (await client.GetResponse<TAnswer>(request, deadline, requestTimeout)).Message,
+            timeout, worker, answer);
+
+    /// <summary>Asks through <paramref name="ask"/>, which gets the request's timeout and the deadline every part of the
+    /// question shares (the sales shards: Insights/SalesShardClients).</summary>
+    public static async Task<IResult> AskAsync<TAnswer>(HttpContext http, Func<RequestTimeout, CancellationToken, Task<TAnswer>> ask,
+        TimeSpan timeout, string worker, Func<TAnswer, IResult> answer)
         where TAnswer : class
     {
         if (!http.RequestServices.GetRequiredService<BrokerConnection>().CanAsk())
@@ -32,8 +41,11 @@ public static class WorkerQuestions
         deadline.CancelAfter(timeout);
         try
         {
-            var response = await client.GetResponse<TAnswer>(request, deadline.Token, RequestTimeout.After(ms: (int)timeout.TotalMilliseconds));
-            return answer(response.Message);
+            return answer(await ask(RequestTimeout.After(ms: (int)timeout.TotalMilliseconds), deadline.Token));
+        }
+        catch (SalesShardsAway away) when (!http.RequestAborted.IsCancellationRequested)
+        {
+            return ClientErrors.ShardsUnavailable(http, worker, away.Shards);
         }
         catch (Exception exception) when (exception is RequestTimeoutException or OperationCanceledException
             && !http.RequestAborted.IsCancellationRequested)
@@ -44,7 +56,7 @@ public static class WorkerQuestions
         catch (Exception exception) when (!http.RequestAborted.IsCancellationRequested)
         {
             http.RequestServices.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(WorkerQuestions))
-                .LogWarning(exception, "Asking the {Worker} {Request} failed", worker, request);
+                .LogWarning(exception, "Asking the {Worker} failed", worker);
             return ClientErrors.WorkerUnavailable(http, worker);
         }
     }

@@ -1,4 +1,7 @@
+using System.Globalization;
 using Supermarket.AppHost.Secrets;
+using Supermarket.AppHost.Topology;
+using Supermarket.Contracts.Sales;
 
 namespace Supermarket.AppHost.Services;
 
@@ -34,6 +37,10 @@ public static class ServiceProcesses
 
         return project.WaitForAll(nodes.Select(node => node.Resource));
     }
+
+    /// <summary>How many shards the sales matrix is split into: the aggregators count by it, the API asks by it.</summary>
+    public static IResourceBuilder<ProjectResource> WithSalesShards(this IResourceBuilder<ProjectResource> project, SystemTopology topology) =>
+        project.WithEnvironment($"{SalesShardOptions.Section}__{nameof(SalesShardOptions.Count)}", topology.AggregatorShards.ToString(CultureInfo.InvariantCulture));
 
     public static IResourceBuilder<T> WithDatabaseAccount<T>(this IResourceBuilder<T> project, ServiceAccount account)
         where T : IResourceWithEnvironment =>

@@ -5,10 +5,11 @@ using Microsoft.Extensions.Configuration;
 namespace Supermarket.AppHost.Topology;
 
 /// <summary>How many of each part run, and on which ports. Section <c>Topology</c>, or the AppHost's options
-/// <c>--api-replicas</c>, <c>--writers</c> and <c>--broker-nodes</c>. The first port of each service is the one its
+/// <c>--api-replicas</c>, <c>--writers</c>, <c>--broker-nodes</c>, <c>--aggregator-shards</c> and
+/// <c>--aggregator-replicas</c>. The first port of each service is the one its
 /// appsettings.json gives (so a project run alone listens where the system would run it); replicas take the next
 /// ones.</summary>
-public sealed class SystemTopology
+public sealed class SystemTopology : IValidatableObject
 {
     public const string Section = "Topology";
 
@@ -24,6 +25,16 @@ public sealed class SystemTopology
     /// (scripts/services.sh starts them: BROKER_NODES).</summary>
     [AllowedValues(1, 3)]
     public int BrokerNodes { get; set; } = 1;
+
+    /// <summary>Sales aggregators that each count a range of the items (SalesShards:Count): the sales matrix of a
+    /// chain no one process should hold, split.</summary>
+    [Range(1, 8)]
+    public int AggregatorShards { get; set; } = 1;
+
+    /// <summary>Aggregators of each shard, competing on its questions and each following the ledger, so that a
+    /// shard answers while one of them restarts.</summary>
+    [Range(1, 4)]
+    public int AggregatorReplicas { get; set; } = 1;
 
     /// <summary>The system runs in containers (docker/compose.yaml under podman), not here: only the load test's day
     /// runs here.</summary>
@@ -52,6 +63,19 @@ public sealed class SystemTopology
         ? [("api", PublicPort, _apiManagementPort)]
         : Enumerable.Range(1, ApiReplicas).Select(n => ($"api-{n}", PublicPort + n, _apiManagementPort + n));
 
+    /// <summary>Shard by shard, each replica on the next port; one aggregator alone keeps the plain name.</summary>
+    public IEnumerable<(string Name, int ManagementPort, int Shard)> AggregatorProcesses() =>
+        from shard in Enumerable.Range(1, AggregatorShards)
+        from replica in Enumerable.Range(1, AggregatorReplicas)
+        let index = ((shard - 1) * AggregatorReplicas) + replica - 1
+        let name = (AggregatorShards, AggregatorReplicas) switch
+        {
+            (1, 1) => "sales-aggregator",
+            (_, 1) => $"sales-aggregator-{shard}",
+            _ => $"sales-aggregator-{shard}-{replica}",
+        }
+        select (name, AggregatorPort + index, shard);
+
     public IEnumerable<(string Name, int ManagementPort)> WriterProcesses() =>
         Enumerable.Range(1, Writers).Select(n => (n == 1 ? "purchases-writer" : $"purchases-writer-{n}", _writerPort + n - 1));
 
@@ -60,8 +84,21 @@ public sealed class SystemTopology
         ["--api-replicas"] = $"{Section}:{nameof(ApiReplicas)}",
         ["--writers"] = $"{Section}:{nameof(Writers)}",
         ["--broker-nodes"] = $"{Section}:{nameof(BrokerNodes)}",
+        ["--aggregator-shards"] = $"{Section}:{nameof(AggregatorShards)}",
+        ["--aggregator-replicas"] = $"{Section}:{nameof(AggregatorReplicas)}",
         ["--in-containers"] = $"{Section}:{nameof(InContainers)}",
     };
+
+    /// <summary>The aggregators' ports run up to the writers' first.</summary>
+    public IEnumerable<ValidationResult> Validate(ValidationContext validationContext)
+    {
+        if (AggregatorPort + (AggregatorShards * AggregatorReplicas) > _writerPort)
+        {
+            yield return new ValidationResult(
+                $"{AggregatorShards} aggregator shards × {AggregatorReplicas} replicas need ports {AggregatorPort} to {AggregatorPort + (AggregatorShards * AggregatorReplicas) - 1}, past the writers' {_writerPort}.",
+                [nameof(AggregatorShards), nameof(AggregatorReplicas)]);
+        }
+    }
 
     public static SystemTopology Bind(IConfigurationManager configuration, string[] args)
     {

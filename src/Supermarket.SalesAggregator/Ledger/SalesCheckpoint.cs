@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Options;
+using Supermarket.Contracts.Sales;
 using Supermarket.SalesCounting;
 using Supermarket.SalesAggregator.Questions;
 
@@ -10,7 +11,8 @@ namespace Supermarket.SalesAggregator.Ledger;
 /// </summary>
 /// <remarks>
 /// A checkpoint names the ledger it came from (<c>ledger_identity</c>), the last entry it counted (seq and stored_at)
-/// and the matrix's size: one taken from another database or catalog is not used, and one ahead of a database
+/// and the matrix's size: one taken from another database or catalog is not used (a shard's file is named for its shard
+/// and the shard count, which with the catalog's size fix its items: SalesShardOptions), and one ahead of a database
 /// restored from a backup (which brings its <c>ledger_identity</c> back) is refused by the feed's check of that entry.
 /// A checksum covers the header and every counter, so a file damaged in any way is discarded rather than loaded; a
 /// discarded checkpoint costs a rebuild from the ledger, never a wrong count and never a failed start. Each save writes
@@ -18,7 +20,7 @@ namespace Supermarket.SalesAggregator.Ledger;
 /// leaves one whole checkpoint, and two aggregators sharing the folder (a rolling restart on a file share) each
 /// replace it whole.
 /// </remarks>
-public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, ILogger<SalesCheckpoint> logger)
+public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOptions<SalesShardOptions> shards, ILogger<SalesCheckpoint> logger)
 {
     private const int Magic = 0x4B43_4D53; // "SMCK"
     // 2: the position (seq and stored_at of the last entry counted) instead of the highest seq and its gaps.
@@ -27,7 +29,8 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, ILogger
     private const int Version = 4;
     private const int HeaderLength = 4 + 4 + 16 + 4 + 4 + 8 + 8 + 8;
 
-    private readonly string _path = Path.Combine(options.Value.CheckpointDirectory, "sales-matrix.checkpoint");
+    private readonly string _path = Path.Combine(options.Value.CheckpointDirectory,
+        shards.Value.Count == 1 ? "sales-matrix.checkpoint" : $"sales-matrix.shard-{options.Value.Shard}-of-{shards.Value.Count}.checkpoint");
 
     public string FilePath => _path;
 

@@ -35,7 +35,6 @@ public sealed class SalesLedgerFeed(
     private long _lastCheckpoint;
     private bool _fromCheckpoint;
     private bool _reportedMissing;
-    private SalesMatrix? _copy;
     /// <summary>The save in progress, or the last; its result is the position it saved, null if it failed.</summary>
     private Task<LedgerPosition?> _saving = Task.FromResult<LedgerPosition?>(null);
 
@@ -81,6 +80,7 @@ public sealed class SalesLedgerFeed(
 
             if (caughtUp)
             {
+                readiness.CaughtUp();
                 await Delay(_options.LedgerPollInterval, stoppingToken);
             }
         }
@@ -218,7 +218,9 @@ public sealed class SalesLedgerFeed(
         (_position, _checkpointed, _fromCheckpoint, _entriesRead, _started) = (LedgerPosition.Start, null, false, 0, Stopwatch.GetTimestamp());
     }
 
-    /// <summary>Copies the matrix (tens of milliseconds) and saves the copy in the background, so counting goes on.</summary>
+    /// <summary>Copies the matrix (tens of milliseconds) and saves the copy in the background, so counting goes on. The
+    /// copy is let go once saved: a shard's matrix takes its memory twice only while a checkpoint is written, and the
+    /// replicas of a large chain's shards would otherwise each hold a second matrix for good.</summary>
     private void StartCheckpoint()
     {
         _lastCheckpoint = Stopwatch.GetTimestamp();
@@ -233,9 +235,9 @@ public sealed class SalesLedgerFeed(
             return;
         }
 
-        _copy ??= new SalesMatrix(matrix.MaxItemId, matrix.MaxStores);
-        matrix.CopyTo(_copy);
-        var (position, ledgerId, copy) = (_position, _identity.Id, _copy);
+        var copy = new SalesMatrix(matrix.MaxItemId, matrix.MaxStores, matrix.Items);
+        matrix.CopyTo(copy);
+        var (position, ledgerId) = (_position, _identity.Id);
         _saving = Task.Run<LedgerPosition?>(() =>
         {
             var watch = Stopwatch.StartNew();

@@ -21,6 +21,11 @@ public sealed class AggregatorOptions
     [Range(1, 100_000)]
     public int LedgerPageSize { get; set; } = 1_000;
 
+    /// <summary>Which of the <c>SalesShards:Count</c> shards this aggregator counts and answers for (1 when there is one):
+    /// the items it owns follow from it (SalesShardOptions). Its replicas run with the same number.</summary>
+    [Range(1, 64)]
+    public int Shard { get; set; } = 1;
+
     /// <summary>Where the matrix's checkpoint is kept; a relative path is under the working directory.</summary>
     [Required]
     public string CheckpointDirectory { get; set; } = "checkpoints";

@@ -13,6 +13,7 @@ public sealed class MatrixReadiness
     private long _rebuilds;
     private long _waitingFor;
     private long _waitingSince;
+    private long _caughtUpReads;
 
     /// <summary>Completes once the matrix is whole; a rebuild replaces it with one that has not.</summary>
     public Task Ready => Volatile.Read(ref _ready).Task;
@@ -37,6 +38,12 @@ public sealed class MatrixReadiness
     public TimeSpan WaitingTime => WaitingFor is null ? TimeSpan.Zero : Stopwatch.GetElapsedTime(Volatile.Read(ref _waitingSince));
 
     public void CountedUpTo(long seq) => Volatile.Write(ref _countedThrough, seq);
+
+    /// <summary>How many reads of the ledger found nothing more to count. Of two that end after a moment, the second
+    /// began after it: whatever the ledger held then is counted.</summary>
+    public long CaughtUpReads => Interlocked.Read(ref _caughtUpReads);
+
+    public void CaughtUp() => Interlocked.Increment(ref _caughtUpReads);
 
     /// <summary>The feed read an entry above <paramref name="seq"/> but not <paramref name="seq"/> itself.</summary>
     /// <returns>True the first time this seq is found missing.</returns>

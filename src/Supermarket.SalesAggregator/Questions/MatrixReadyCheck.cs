@@ -1,14 +1,15 @@
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Options;
+using Supermarket.SalesAggregator.Sharding;
 
 namespace Supermarket.SalesAggregator.Questions;
 
 /// <summary>Part of /health/ready: an aggregator still building its matrix would only let questions time out. Once
 /// ready, it says how the start went (from a checkpoint or the whole ledger, and how many entries it read), which is
-/// what shows a deployment's checkpoint survived a restart. A ledger entry missing below one that can be read for
+/// what shows a deployment's checkpoint survived a restart, and which shard it is (its items and memory). A ledger entry missing below one that can be read for
 /// longer than Aggregator:MissingEntryPatience makes it not ready, naming the entry: the answers stay exact up to the
 /// entry before it, but they stop moving.</summary>
-public sealed class MatrixReadyCheck(MatrixReadiness readiness, IOptions<AggregatorOptions> options) : IHealthCheck
+public sealed class MatrixReadyCheck(MatrixReadiness readiness, SalesShard shard, IOptions<AggregatorOptions> options) : IHealthCheck
 {
     private readonly TimeSpan _patience = options.Value.MissingEntryPatience;
 
@@ -24,6 +25,9 @@ public sealed class MatrixReadyCheck(MatrixReadiness readiness, IOptions<Aggrega
             ["countedThrough"] = readiness.CountedThrough,
             ["startedFromCheckpoint"] = readiness.StartedFromCheckpoint,
             ["entriesReadAtStart"] = readiness.EntriesReadAtStart,
+            ["shard"] = $"{shard.Number} of {shard.Count}",
+            ["items"] = shard.Items.ToString(),
+            ["matrixBytes"] = shard.MatrixBytes,
         };
         if (readiness.WaitingFor is { } missing && readiness.WaitingTime is var waited && waited >= _patience)
         {

@@ -5,10 +5,12 @@ using Supermarket.SalesCounting;
 
 namespace Supermarket.SalesAggregator.Questions;
 
-/// <summary>Answers the API's questions from the live matrix. Served from a queue of its own, so a question
-/// never waits behind a backlog of purchases.</summary>
+/// <summary>Answers the API's questions from the live matrix: of its shard's items, the API merging the shards'
+/// answers. Served from a queue of its own, so a question never waits behind a backlog of purchases.</summary>
 public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness readiness, SalesMetrics metrics) : IConsumer<TopItemsForStore>, IConsumer<TopStoresForItem>
 {
+    private static readonly TimeSpan CatchUpRecheck = TimeSpan.FromMilliseconds(5);
+
     public Task Consume(ConsumeContext<TopItemsForStore> context) => AnswerAsync(context, "top-items-for-store", TopItems);
 
     public Task Consume(ConsumeContext<TopStoresForItem> context) => AnswerAsync(context, "top-stores-for-item", TopStores);
@@ -16,9 +18,14 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
     // Never answered from a half-built matrix: a question waits while the matrix is built or rebuilt (the asker times
     // out, 504, as if the aggregator were down), and one ranked while a rebuild began is ranked again once it is whole.
     private async Task AnswerAsync<TQuestion, TAnswer>(ConsumeContext<TQuestion> context, string question, Func<TQuestion, long, TAnswer> rank)
-        where TQuestion : class
+        where TQuestion : class, ISalesQuestion
         where TAnswer : class
     {
+        if (!await CaughtUpAsync(context))
+        {
+            return;
+        }
+
         while (true)
         {
             // In this order: a rebuild makes the matrix not ready before it counts itself begun.
@@ -42,10 +49,34 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
         }
     }
 
+    /// <summary>
+    /// An answer never counts less than the asker was already told (<see cref="ISalesQuestion.CountedAtLeast"/>), which
+    /// another replica of this shard may have counted: this one waits until it has counted as far, or until a read of
+    /// the ledger begun after the question arrived found nothing more (the asker's position came from a ledger since
+    /// restored to an earlier state, and will not be reached), rechecking every few milliseconds. A question that expires
+    /// meanwhile is left unanswered: its asker has given up on it.
+    /// </summary>
+    private async Task<bool> CaughtUpAsync<TQuestion>(ConsumeContext<TQuestion> context)
+        where TQuestion : class, ISalesQuestion
+    {
+        var (atLeast, reads) = (context.Message.CountedAtLeast, readiness.CaughtUpReads);
+        while (readiness.CountedThrough < atLeast && readiness.CaughtUpReads < reads + 2)
+        {
+            if (context.ExpirationTime is { } expires && DateTime.UtcNow >= expires)
+            {
+                return false;
+            }
+
+            await Task.Delay(CatchUpRecheck, context.CancellationToken);
+        }
+
+        return true;
+    }
+
     private TopItemsAtStore TopItems(TopItemsForStore request, long countedThrough)
     {
         Span<RankedSales> best = stackalloc RankedSales[Math.Clamp(request.Count, 1, SalesMatrix.MaxRankedCount)];
-        var count = InRange(request.StoreId, matrix.MaxStores) ? matrix.TopItemsAtStore(request.StoreId, best) : 0;
+        var count = request.StoreId >= 1 && request.StoreId <= matrix.MaxStores ? matrix.TopItemsAtStore(request.StoreId, best) : 0;
         var items = new ItemSales[count];
         for (var i = 0; i < count; i++)
         {
@@ -58,7 +89,7 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
     private TopStoresOfItem TopStores(TopStoresForItem request, long countedThrough)
     {
         Span<RankedSales> best = stackalloc RankedSales[Math.Clamp(request.Count, 1, SalesMatrix.MaxRankedCount)];
-        var count = InRange(request.ItemId, matrix.MaxItemId) ? matrix.TopStoresForItem(request.ItemId, best) : 0;
+        var count = matrix.Items.Contains(request.ItemId) ? matrix.TopStoresForItem(request.ItemId, best) : 0;
         var stores = new StoreSales[count];
         for (var i = 0; i < count; i++)
         {
@@ -67,6 +98,4 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
 
         return new TopStoresOfItem(request.ItemId, stores, countedThrough);
     }
-
-    private static bool InRange(int id, int max) => id >= 1 && id <= max;
 }

@@ -14,7 +14,8 @@ namespace Supermarket.ServiceDefaults.About;
 /// <summary>
 /// <c>/about</c>: which service this is, on what runtime and machine, and the settings it runs with (every section
 /// bound by <c>AddValidatedOptions</c>, defaults and overrides alike), so a load test report can name the system it
-/// measured. Passwords and signing keys are left out, also from connection strings.
+/// measured, and the <see cref="AboutFact"/>s it registered. Passwords and signing keys are left out, also from
+/// connection strings.
 /// </summary>
 public static class AboutEndpoint
 {
@@ -22,13 +23,14 @@ public static class AboutEndpoint
 
     public static IEndpointRouteBuilder MapAbout(this IEndpointRouteBuilder app)
     {
-        app.MapGet("/about", (IServiceProvider services, IHostEnvironment host, IEnumerable<SettingsSection> sections) => Results.Json(new
+        app.MapGet("/about", (IServiceProvider services, IHostEnvironment host, IEnumerable<SettingsSection> sections, IEnumerable<AboutFact> facts) => Results.Json(new
         {
             Service = host.ApplicationName,
             Version = Assembly.GetEntryAssembly()?.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion,
             Runtime = System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription,
             Environment.ProcessorCount,
             Settings = Settings(services, sections),
+            Facts = facts.ToDictionary(fact => fact.Name, fact => fact.Read()),
         }, Json)).ExcludeFromDescription();
         return app;
     }

@@ -87,7 +87,7 @@ public sealed class LeastPrivilegeTests(SupermarketSystem system)
         await AssertRefusedAsync(connection, channel => channel.QueueDeleteAsync(Topology.PurchasesWriterQueue));
         await AssertRefusedAsync(connection, channel => channel.QueuePurgeAsync(Topology.PurchasesWriterQueue));
         await AssertRefusedAsync(connection, channel => channel.BasicGetAsync(Topology.PurchasesWriterQueue, autoAck: true));
-        await AssertRefusedAsync(connection, channel => channel.QueueDeleteAsync(Topology.SalesQuestionsQueue));
+        await AssertRefusedAsync(connection, channel => channel.QueueDeleteAsync(Topology.SalesQuestionsQueue(1, 1)));
     }
 
     [Fact]
@@ -99,7 +99,7 @@ public sealed class LeastPrivilegeTests(SupermarketSystem system)
         await using var writer = await ConnectAsync(TestSettings.Accounts.BrokerWriter);
 
         await AssertRefusedAsync(aggregator, channel => channel.QueuePurgeAsync(Topology.PurchasesWriterQueue));
-        await AssertRefusedAsync(writer, channel => channel.QueuePurgeAsync(Topology.SalesQuestionsQueue));
+        await AssertRefusedAsync(writer, channel => channel.QueuePurgeAsync(Topology.SalesQuestionsQueue(1, 1)));
     }
 
     [Theory]

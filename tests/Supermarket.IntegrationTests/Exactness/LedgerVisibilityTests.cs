@@ -11,6 +11,7 @@ using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
 using MySqlConnector;
 using Supermarket.Contracts.Ledger;
+using Supermarket.Contracts.Sales;
 using Supermarket.Database;
 using Supermarket.Database.Ledger;
 using Supermarket.Database.Purchases;
@@ -121,7 +122,7 @@ public sealed class LedgerVisibilityTests(ITestOutputHelper output)
         var ledger = new CountingLedger(new SalesLedgerReader(database, options.Value.LedgerPageSize));
         var matrix = new SalesMatrix(maxItemId: Item, maxStores: Store);
         var readiness = new MatrixReadiness();
-        var feed = new SalesLedgerFeed(matrix, ledger, new SalesCheckpoint(options, NullLogger<SalesCheckpoint>.Instance), readiness,
+        var feed = new SalesLedgerFeed(matrix, ledger, new SalesCheckpoint(options, Options.Create(new SalesShardOptions()), NullLogger<SalesCheckpoint>.Instance), readiness,
             new SalesMetrics(meters, readiness), options, TimeProvider.System, NullLogger<SalesLedgerFeed>.Instance);
         return new RunningFeed(feed, matrix, ledger);
     }

@@ -1,5 +1,6 @@
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
+using Supermarket.Contracts.Sales;
 using Supermarket.SalesAggregator.Ledger;
 using Supermarket.SalesAggregator.Questions;
 using Supermarket.SalesCounting;
@@ -33,6 +34,25 @@ public sealed class SalesCheckpointTests : IDisposable
         Assert.Equal(Counted, _checkpoint.TryLoad(Ledger, loaded));
         AssertSame(saved, loaded);
         Assert.Single(Directory.GetFiles(_directory));
+    }
+
+    [Fact]
+    public void Each_shard_keeps_a_checkpoint_of_its_own_in_a_shared_folder()
+    {
+        var shards = new SalesShardOptions { Count = 2 };
+        var first = new SalesMatrix(50, 8, shards.ItemsOf(1, 50));
+        var second = new SalesMatrix(50, 8, shards.ItemsOf(2, 50));
+        first.Record(storeId: 3, itemId: 7, quantity: 5);
+        second.Record(storeId: 3, itemId: 40, quantity: 9);
+        Checkpoint(shard: 1, shards: 2).Save(Ledger, first, Counted);
+        Checkpoint(shard: 2, shards: 2).Save(Ledger, second, Counted with { Seq = 21 });
+
+        var loaded = new SalesMatrix(50, 8, shards.ItemsOf(2, 50));
+
+        Assert.Equal(21, Checkpoint(shard: 2, shards: 2).TryLoad(Ledger, loaded)?.Seq);
+        Assert.Equal(9, loaded.UnitsSold(storeId: 3, itemId: 40));
+        Assert.Null(_checkpoint.TryLoad(Ledger, new SalesMatrix(50, 8)));
+        Assert.Equal(2, Directory.GetFiles(_directory).Length);
     }
 
     [Fact]
@@ -145,8 +165,9 @@ public sealed class SalesCheckpointTests : IDisposable
         }
     }
 
-    private SalesCheckpoint Checkpoint() =>
-        new(Options.Create(new AggregatorOptions { CheckpointDirectory = _directory }), NullLogger<SalesCheckpoint>.Instance);
+    private SalesCheckpoint Checkpoint(int shard = 1, int shards = 1) =>
+        new(Options.Create(new AggregatorOptions { CheckpointDirectory = _directory, Shard = shard }), Options.Create(new SalesShardOptions { Count = shards }),
+            NullLogger<SalesCheckpoint>.Instance);
 
     private static SalesMatrix Sold()
     {

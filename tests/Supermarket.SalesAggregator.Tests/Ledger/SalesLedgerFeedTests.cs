@@ -2,10 +2,13 @@ using System.Diagnostics.Metrics;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
+using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.Ledger;
+using Supermarket.Contracts.Sales;
 using Supermarket.Database.Ledger;
 using Supermarket.SalesAggregator.Ledger;
 using Supermarket.SalesAggregator.Questions;
+using Supermarket.SalesAggregator.Sharding;
 using Supermarket.SalesCounting;
 
 namespace Supermarket.SalesAggregator.Tests.Ledger;
@@ -130,7 +133,8 @@ public sealed class SalesLedgerFeedTests : IAsyncDisposable
 
         await Until(() => feed.Readiness.WaitingFor == 2);
         await Task.Delay(TimeSpan.FromMilliseconds(300));
-        var health = await new MatrixReadyCheck(feed.Readiness, feed.Options).CheckHealthAsync(new());
+        var shard = new SalesShard(Number: 1, Count: 1, new ItemRange(1, feed.Matrix.MaxItemId), feed.Matrix.MaxItemId, feed.Matrix.MaxStores);
+        var health = await new MatrixReadyCheck(feed.Readiness, shard, feed.Options).CheckHealthAsync(new());
 
         Assert.Equal(Microsoft.Extensions.Diagnostics.HealthChecks.HealthStatus.Unhealthy, health.Status);
         Assert.Contains("ledger entry 2", health.Description);
@@ -186,7 +190,7 @@ public sealed class SalesLedgerFeedTests : IAsyncDisposable
         });
         var matrix = new SalesMatrix(maxItemId: 50, maxStores: 8);
         var readiness = new MatrixReadiness();
-        var feed = new SalesLedgerFeed(matrix, _ledger, new SalesCheckpoint(options, NullLogger<SalesCheckpoint>.Instance), readiness,
+        var feed = new SalesLedgerFeed(matrix, _ledger, new SalesCheckpoint(options, Options.Create(new SalesShardOptions()), NullLogger<SalesCheckpoint>.Instance), readiness,
             new SalesMetrics(_meters.GetRequiredService<IMeterFactory>(), readiness), options, TimeProvider.System, NullLogger<SalesLedgerFeed>.Instance);
         return new RunningFeed(feed, matrix, readiness, options);
     }

@@ -1,20 +1,30 @@
 using MassTransit;
 using MassTransit.Testing;
 using Microsoft.Extensions.DependencyInjection;
+using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.Sales;
+using Supermarket.Messaging;
 using Supermarket.SalesAggregator.Questions;
+using Supermarket.SalesAggregator.Sharding;
 using Supermarket.SalesCounting;
 
 namespace Supermarket.SalesAggregator.Tests.Questions;
 
-/// <summary>The aggregator's answers, on MassTransit's in-memory test harness: request/response as the API asks.</summary>
+/// <summary>The aggregator's answers, on MassTransit's in-memory test harness: request/response as the API asks, to
+/// its shard's exchange. The matrix here is the second of two shards of a 50-item catalog.</summary>
 public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
 {
-    private readonly SalesMatrix _matrix = new(maxItemId: 50, maxStores: 8);
+    private static readonly SalesShard Shard = new(Number: 2, Count: 2, Items: new ItemRange(26, 50), MaxItemId: 50, MaxStores: 8);
+    private readonly SalesMatrix _matrix = Shard.NewMatrix();
     private readonly MatrixReadiness _readiness = new();
     private ServiceProvider _services = null!;
 
     private ITestHarness Harness => _services.GetRequiredService<ITestHarness>();
+
+    /// <summary>Asks as the API does: at the shard's own exchange.</summary>
+    private IRequestClient<T> Ask<T>()
+        where T : class =>
+        Harness.Bus.CreateRequestClient<T>(new Uri($"exchange:{Topology.SalesQuestionsExchange(Shard.Number, Shard.Count)}"));
 
     public async ValueTask InitializeAsync()
     {
@@ -22,6 +32,7 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
             .AddMetrics()
             .AddSingleton(_matrix)
             .AddSingleton(_readiness)
+            .AddSingleton(Shard)
             .AddSingleton<SalesMetrics>()
             .AddMassTransitTestHarness(bus => bus.AddConsumer<SalesQuestionsConsumer, SalesQuestionsConsumerDefinition>())
             .BuildServiceProvider(validateScopes: true);
@@ -31,45 +42,80 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
     [Fact]
     public async Task The_top_items_at_a_store_come_from_the_matrix_best_first_with_how_far_it_counted()
     {
-        _matrix.Record(storeId: 3, itemId: 7, quantity: 5);
-        _matrix.Record(storeId: 3, itemId: 9, quantity: 8);
-        _matrix.Record(storeId: 4, itemId: 7, quantity: 100);
+        _matrix.Record(storeId: 3, itemId: 27, quantity: 5);
+        _matrix.Record(storeId: 3, itemId: 29, quantity: 8);
+        _matrix.Record(storeId: 4, itemId: 27, quantity: 100);
         _readiness.CountedUpTo(42);
         _readiness.Complete(fromCheckpoint: false, entriesRead: 1);
 
-        var answer = await Harness.GetRequestClient<TopItemsForStore>().GetResponse<TopItemsAtStore>(new TopItemsForStore(3, 10));
+        var answer = await Ask<TopItemsForStore>().GetResponse<TopItemsAtStore>(new TopItemsForStore(3, 10));
 
-        Assert.Equal([new ItemSales(9, 8), new ItemSales(7, 5)], answer.Message.Items);
+        Assert.Equal([new ItemSales(29, 8), new ItemSales(27, 5)], answer.Message.Items);
         Assert.Equal(42, answer.Message.CountedThrough);
     }
 
     [Fact]
-    public async Task The_top_stores_for_an_item_come_from_the_matrix_and_an_unknown_item_has_none()
+    public async Task The_top_stores_for_an_item_come_from_the_matrix_and_an_item_it_does_not_count_has_none()
     {
-        _matrix.Record(storeId: 2, itemId: 7, quantity: 5);
-        _matrix.Record(storeId: 6, itemId: 7, quantity: 6);
+        _matrix.Record(storeId: 2, itemId: 37, quantity: 5);
+        _matrix.Record(storeId: 6, itemId: 37, quantity: 6);
         _readiness.Complete(fromCheckpoint: false, entriesRead: 0);
-        var client = Harness.GetRequestClient<TopStoresForItem>();
+        var client = Ask<TopStoresForItem>();
 
-        var answer = await client.GetResponse<TopStoresOfItem>(new TopStoresForItem(7, 1));
+        var answer = await client.GetResponse<TopStoresOfItem>(new TopStoresForItem(37, 1));
+        var otherShards = await client.GetResponse<TopStoresOfItem>(new TopStoresForItem(7, 5));
         var unknown = await client.GetResponse<TopStoresOfItem>(new TopStoresForItem(51, 5));
 
         Assert.Equal([new StoreSales(6, 6)], answer.Message.Stores);
+        Assert.Empty(otherShards.Message.Stores);
         Assert.Empty(unknown.Message.Stores);
     }
 
     [Fact]
     public async Task A_question_asked_before_the_matrix_caught_up_waits_for_it()
     {
-        _matrix.Record(storeId: 1, itemId: 1, quantity: 1);
-        var asked = Harness.GetRequestClient<TopItemsForStore>().GetResponse<TopItemsAtStore>(new TopItemsForStore(1, 1));
+        _matrix.Record(storeId: 1, itemId: 26, quantity: 1);
+        var asked = Ask<TopItemsForStore>().GetResponse<TopItemsAtStore>(new TopItemsForStore(1, 1));
 
         // Half a second is ample for the in-memory bus to answer; an answer in it came from a half-built matrix.
         await Task.WhenAny(asked, Task.Delay(TimeSpan.FromMilliseconds(500)));
         Assert.False(asked.IsCompleted);
         _readiness.Complete(fromCheckpoint: true, entriesRead: 0);
 
-        Assert.Equal([new ItemSales(1, 1)], (await asked).Message.Items);
+        Assert.Equal([new ItemSales(26, 1)], (await asked).Message.Items);
+    }
+
+    [Fact]
+    public async Task A_question_told_more_than_this_replica_counted_waits_until_it_counts_that_far()
+    {
+        _matrix.Record(storeId: 1, itemId: 26, quantity: 1);
+        _readiness.CountedUpTo(5);
+        _readiness.Complete(fromCheckpoint: false, entriesRead: 5);
+        var asked = Ask<TopItemsForStore>().GetResponse<TopItemsAtStore>(new TopItemsForStore(1, 1, CountedAtLeast: 8));
+
+        await Task.WhenAny(asked, Task.Delay(TimeSpan.FromMilliseconds(300)));
+        Assert.False(asked.IsCompleted);
+        _matrix.Record(storeId: 1, itemId: 26, quantity: 2);
+        _readiness.CountedUpTo(8);
+
+        Assert.Equal((8L, 3L), ((await asked).Message.CountedThrough, (await asked).Message.Items[0].Units));
+    }
+
+    [Fact]
+    public async Task A_position_the_ledger_no_longer_reaches_is_answered_once_reads_find_nothing_more()
+    {
+        _readiness.CountedUpTo(5);
+        _readiness.Complete(fromCheckpoint: false, entriesRead: 5);
+        var asked = Ask<TopStoresForItem>().GetResponse<TopStoresOfItem>(new TopStoresForItem(30, 5, CountedAtLeast: 100));
+
+        // As the feed does once caught up (a database restored to before entry 100): reads that find nothing more.
+        for (var reads = 0; !asked.IsCompleted && reads < 100; reads++)
+        {
+            _readiness.CaughtUp();
+            await Task.WhenAny(asked, Task.Delay(TimeSpan.FromMilliseconds(50)));
+        }
+
+        Assert.Equal(5, (await asked).Message.CountedThrough);
     }
 
     public async ValueTask DisposeAsync()
