@@ -14,8 +14,8 @@
 #   SETTINGS="Ingest__MaxBatchesInFlight=2" STORES=256 loadtest/measure.sh
 #                                             extra settings (environment variables) for the persistent rows
 #   LOAD_ARGS="--history-queries-per-second 20" STORES=256 loadtest/measure.sh
-#                                             extra load-test options for the persistent rows: here purchase
-#                                             history GETs timed while the day runs
+#                                             extra load-test options for the persistent and scale-out rows: here
+#                                             purchase history GETs timed while the day runs
 #   COMPARE_ARGS="--hours 3" loadtest/measure.sh   shorter days for the comparison rows
 #   SCALE="--api-replicas 1;--api-replicas 2;--api-replicas 3;--writers 2" SCALE_STORES=256 loadtest/measure.sh
 #                                             scale-out rows: each topology (run.sh options), one after the other
@@ -183,7 +183,8 @@ IFS=';' read -r -a topologies <<<"$SCALE"
 for topology in "${topologies[@]}"; do
   # shellcheck disable=SC2086 # a topology is several words on purpose
   system_up Broker__PersistentDelivery=true -- $topology
-  load "scale-out: $topology, $SCALE_STORES stores" --stores "$SCALE_STORES"
+  # shellcheck disable=SC2086 # LOAD_ARGS is several words on purpose
+  load "scale-out: $topology, $SCALE_STORES stores" --stores "$SCALE_STORES" $LOAD_ARGS
 done
 
 if [ -n "${OVERLOAD:-}" ]; then
