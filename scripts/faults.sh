@@ -10,8 +10,9 @@
 #   scripts/faults.sh [--in-containers] recovered SCENARIO   exit 0 once the part works again
 #
 # Local scenarios: rabbitmq (the broker stopped), leader-kill and follower-kill (SIGKILL the cluster node that leads
-# the writer's queue, or one that does not), node-pause (SIGSTOP the leader, then SIGCONT), writer, aggregator and api
-# (the process SIGKILLed, then started again), rebuild (every ledger entry's stored_at moved, as a restore of a backup
+# the writer's queue, or one that does not), node-pause (SIGSTOP the leader, then SIGCONT), writer, aggregator (every
+# aggregator of the first sales shard) and api (the process SIGKILLed, then started again), shard-replica (one of the
+# first shard's aggregators SIGKILLed while the other answers, then started), rebuild (every ledger entry's stored_at moved, as a restore of a backup
 # taken this instant: the aggregator rebuilds), mariadb and db-outage (MariaDB stopped), db-stall (MariaDB SIGSTOPped),
 # rolling-upgrade (the writer of the release before the newest migration started beside today's, then stopped),
 # late-retry (no fault). In containers: broker-node-kill, writer-kill, aggregator-restart, mariadb-restart.
@@ -35,6 +36,10 @@ stored_rows() { database "SELECT COUNT(*) FROM purchases" 2>/dev/null || echo 0;
 resources_named() { aspire describe --format Json 2>/dev/null | jq -r --arg re "$1" '.resources[].displayName | select(test($re))'; }
 all_healthy() { local name; for name in $(resources_named "$1"); do resource "$name" | jq -e '.healthStatus == "Healthy"' >/dev/null || return 1; done; }
 writers_ready() { all_healthy '^purchases-writer(-[0-9]+)?$'; }
+# The aggregators of the first sales shard: the one aggregator (sales-aggregator), or sales-aggregator-1 or
+# sales-aggregator-1-R when the matrix is split (--aggregator-shards, --aggregator-replicas).
+FIRST_SHARD='^sales-aggregator(-1(-[0-9]+)?)?$'
+first_shard() { resources_named "$FIRST_SHARD"; }
 apis_ready() { all_healthy '^api(-[0-9]+)?$'; }
 
 # A process of the system killed as a crash, then started again by the AppHost.
@@ -97,7 +102,8 @@ inject() { # scenario
       log "$1: node $(node)"
       services rabbit-node-pause "$(node)" ;;
     writer) kill_resource purchases-writer ;;
-    aggregator) kill_resource sales-aggregator ;;
+    aggregator) for aggregator in $(first_shard); do kill_resource "$aggregator"; done ;;
+    shard-replica) kill_resource sales-aggregator-1-1 ;;
     # A restore of a backup taken this instant, as the aggregator tells one: the same entries, each stored_at another.
     # Under the ledger head's lock, so no entry commits meanwhile: the entry the aggregator counted last has moved.
     rebuild)
@@ -117,7 +123,8 @@ repair() { # scenario
     leader-kill | follower-kill) services rabbit-node-up "$(node)" ;;
     node-pause) services rabbit-node-resume "$(node)" ;;
     writer) start_resource purchases-writer ;;
-    aggregator) start_resource sales-aggregator ;;
+    aggregator) for aggregator in $(first_shard); do start_resource "$aggregator"; done ;;
+    shard-replica) start_resource sales-aggregator-1-1 ;;
     rebuild) ;;
     # Rows right after the restart: the writer's next retry (up to Writer:RetryMaxInterval away) makes the count grow.
     mariadb | db-outage) services db-up; stored_rows >"$FAULTS/rows-at-repair" ;;
@@ -136,6 +143,7 @@ recovered() { # scenario
     leader-kill | follower-kill | node-pause) services rabbit-cluster-whole && apis_ready && services rabbit-consumed ;;
     writer | rolling-upgrade) writers_ready ;;
     aggregator | rebuild) curl -fsS "http://127.0.0.1:8080/items/store/1" ;;
+    shard-replica) all_healthy '^sales-aggregator-1-1$' ;;
     mariadb | db-outage | db-stall) [ "$(stored_rows)" -gt "$(cat "$FAULTS/rows-at-repair")" ] ;;
     api) all_healthy '^api-1$' ;;
     late-retry) true ;;

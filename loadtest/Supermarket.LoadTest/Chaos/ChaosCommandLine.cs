@@ -28,6 +28,8 @@ public sealed class ChaosCommandLine
     private readonly Option<bool> _inContainers = new("--in-containers") { Description = "against docker/compose.yaml's deployment (scripts/containers.sh)" };
     private readonly Option<int> _brokerNodes = Positive("--broker-nodes", "RabbitMQ nodes running (3: the cluster's scenarios)", Defaults.BrokerNodes);
     private readonly Option<int> _apiReplicas = Positive("--api-replicas", "API replicas running behind nginx (the api scenario needs 2)", Defaults.ApiReplicas);
+    private readonly Option<int> _aggregatorShards = Positive("--aggregator-shards", "sales shards running (the aggregator scenario stops the first)", Defaults.AggregatorShards);
+    private readonly Option<int> _aggregatorReplicas = Positive("--aggregator-replicas", "aggregators of each shard (the shard-replica scenario needs 2)", Defaults.AggregatorReplicas);
     private readonly Option<Uri> _url = LoadCommandLine.Loopback("--url", "the API the local days target, on this machine only", Defaults.Url);
     private readonly Option<string?> _out = new("--out") { Description = "where the reports, logs and table.md go (.local/chaos/<time>)" };
 
@@ -37,7 +39,7 @@ public sealed class ChaosCommandLine
             + "exit code 1 on any loss, duplicate, mismatch, purchase given up or part not recovered")
         {
             _stores, _purchasesPerHour, _faultAfter, _faultFor, _databaseOutage, _retryFor, _recoveryLimit, _scenarios, _inContainers,
-            _brokerNodes, _apiReplicas, _url, _out,
+            _brokerNodes, _apiReplicas, _aggregatorShards, _aggregatorReplicas, _url, _out,
         };
         Command.SetAction((parsed, cancel) => RunAsync(Read(parsed), cancel));
     }
@@ -57,6 +59,8 @@ public sealed class ChaosCommandLine
         InContainers = parsed.GetValue(_inContainers),
         BrokerNodes = parsed.GetValue(_brokerNodes),
         ApiReplicas = parsed.GetValue(_apiReplicas),
+        AggregatorShards = parsed.GetValue(_aggregatorShards),
+        AggregatorReplicas = parsed.GetValue(_aggregatorReplicas),
         Url = parsed.GetValue(_url)!,
         Output = parsed.GetValue(_out),
     };

@@ -36,6 +36,12 @@ public sealed record ChaosOptions
     /// <summary>API replicas behind nginx; the api scenario needs two.</summary>
     public int ApiReplicas { get; init; } = 2;
 
+    /// <summary>The sales shards running (--aggregator-shards, as the AppHost was given it).</summary>
+    public int AggregatorShards { get; init; } = 1;
+
+    /// <summary>Aggregators of each shard; the shard-replica scenario needs two.</summary>
+    public int AggregatorReplicas { get; init; } = 1;
+
     /// <summary>The API the local days target (the containers' load test has its own).</summary>
     public Uri Url { get; init; } = new LoadOptions().Url;
 

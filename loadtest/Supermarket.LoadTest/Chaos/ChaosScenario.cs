@@ -2,12 +2,12 @@ namespace Supermarket.LoadTest.Chaos;
 
 /// <summary>
 /// One fault injected into a day of load (scripts/faults.sh injects, repairs and probes it). Local processes: rabbitmq,
-/// writer, aggregator, rebuild, mariadb, db-stall, api, rolling-upgrade, late-retry by default, db-outage on request; on a three-node cluster
+/// writer, aggregator, rebuild, mariadb, db-stall, api, shard-replica, rolling-upgrade, late-retry by default, db-outage on request; on a three-node cluster
 /// leader-kill, follower-kill and node-pause. In containers: broker-node-kill, writer-kill, aggregator-restart,
 /// mariadb-restart.
 /// </summary>
 public sealed record ChaosScenario(string Name, string Description, bool InContainers = false, bool NeedsCluster = false,
-    bool NeedsApiReplicas = false, bool ByDefault = true)
+    bool NeedsApiReplicas = false, bool NeedsShardReplicas = false, bool ByDefault = true)
 {
     public const string DatabaseOutage = "db-outage";
     public const string LateRetry = "late-retry";
@@ -16,7 +16,8 @@ public sealed record ChaosScenario(string Name, string Description, bool InConta
     [
         new("rabbitmq", "RabbitMQ stopped, then started"),
         new("writer", "the Purchases writer SIGKILLed, then started"),
-        new("aggregator", "the aggregator SIGKILLed mid-day: it restarts from its checkpoint and applies the backlog stored meanwhile"),
+        new("aggregator", "the aggregator SIGKILLed mid-day (with --aggregator-shards, every aggregator of the first shard: questions that need it get 503, the rest their answers): it restarts from its checkpoint and applies the backlog stored meanwhile"),
+        new("shard-replica", "one of the first sales shard's aggregators SIGKILLed mid-day, then started: another replica answers meanwhile", NeedsShardReplicas: true),
         new("rebuild", "the database restored from a backup of this instant (the same ledger entries, each stored_at moved): the aggregator rebuilds its matrix from the whole ledger while it is asked questions, and answers none from a half-built one"),
         new("mariadb", "MariaDB stopped, then started"),
         new("db-stall", "MariaDB SIGSTOPped with transactions between their INSERT and their COMMIT, then SIGCONT"),
@@ -33,14 +34,15 @@ public sealed record ChaosScenario(string Name, string Description, bool InConta
         new("mariadb-restart", "its container restarted", InContainers: true),
     ];
 
-    /// <summary>The scenarios to run: those named, or the deployment's defaults (on a cluster, the cluster's own).
-    /// Unknown names, and cluster scenarios without a cluster, are errors; the api scenario without replicas to spare
-    /// is left out, with a warning.</summary>
+    /// <summary>The scenarios to run: those named, or the deployment's defaults (on a cluster, the cluster's own;
+    /// shard-replica where shards have replicas). Unknown names, and cluster scenarios without a cluster, are errors;
+    /// the api and shard-replica scenarios without replicas to spare are left out, with a warning.</summary>
     public static IReadOnlyList<ChaosScenario> Choose(ChaosOptions options, ICollection<string> warnings)
     {
         var cluster = options.BrokerNodes >= 3;
         var chosen = options.Scenarios.Count == 0
-            ? [.. All.Where(s => s.ByDefault && s.InContainers == options.InContainers && (options.InContainers || s.NeedsCluster == cluster))]
+            ? [.. All.Where(s => s.ByDefault && s.InContainers == options.InContainers && (options.InContainers || s.NeedsCluster == cluster)
+                && (!s.NeedsShardReplicas || options.AggregatorReplicas >= 2))]
             : options.Scenarios.Select(name => All.FirstOrDefault(s => s.Name == name)
                 ?? throw new ArgumentException($"no such scenario: {name} (known: {string.Join(", ", All.Select(s => s.Name))})")).ToList();
         if (chosen.FirstOrDefault(s => s.InContainers != options.InContainers) is { } misplaced)
@@ -57,6 +59,12 @@ public sealed record ChaosScenario(string Name, string Description, bool InConta
         {
             warnings.Add("the api scenario needs --api-replicas 2 or more; skipping it");
             chosen.RemoveAll(s => s.NeedsApiReplicas);
+        }
+
+        if (options.AggregatorReplicas < 2 && chosen.Any(s => s.NeedsShardReplicas))
+        {
+            warnings.Add("the shard-replica scenario needs --aggregator-replicas 2 or more; skipping it");
+            chosen.RemoveAll(s => s.NeedsShardReplicas);
         }
 
         return chosen;

@@ -10,6 +10,19 @@ public sealed class ChaosScenarioTests
         Assert.Equal(["rabbitmq", "writer", "aggregator", "rebuild", "mariadb", "db-stall", "api", "rolling-upgrade", "late-retry"], Names(new ChaosOptions()));
         Assert.Equal(["leader-kill", "follower-kill", "node-pause"], Names(new ChaosOptions { BrokerNodes = 3 }));
         Assert.Equal(["broker-node-kill", "writer-kill", "aggregator-restart", "mariadb-restart"], Names(new ChaosOptions { InContainers = true }));
+        Assert.Equal(["rabbitmq", "writer", "aggregator", "shard-replica", "rebuild", "mariadb", "db-stall", "api", "rolling-upgrade", "late-retry"],
+            Names(new ChaosOptions { AggregatorShards = 4, AggregatorReplicas = 2 }));
+    }
+
+    [Fact]
+    public void The_shard_replica_scenario_named_without_replicas_is_left_out_with_a_warning()
+    {
+        var warnings = new List<string>();
+
+        var chosen = ChaosScenario.Choose(new ChaosOptions { AggregatorShards = 4, Scenarios = ["shard-replica", "aggregator"] }, warnings);
+
+        Assert.Equal(["aggregator"], chosen.Select(s => s.Name));
+        Assert.Contains(warnings, warning => warning.Contains("--aggregator-replicas 2", StringComparison.Ordinal));
     }
 
     [Fact]
