@@ -62,22 +62,25 @@ cpu_snapshot() {
       *mariadbd*) name=mariadb ;;
       *Aspire.Dashboard*) name=dashboard ;;
       */dcp\ *) name=dcp ;;
-      *Supermarket.AppHost*|*aspire\ run*|dotnet\ run\ *) name=apphost-and-run-hosts ;;
+      */net10.0/Supermarket.AppHost*|*aspire\ run*|dotnet\ run\ *) name=apphost-and-run-hosts ;;
       '') name=kernel-threads ;;
       *) continue ;;
     esac
-    awk -v n="$name" '{print n, $14 + $15}' "$stat" 2>/dev/null || true
+    awk -v n="$name" -v p="$pid" '{print n, p, $14 + $15}' "$stat" 2>/dev/null || true
   done
-  awk '/^cpu / {print "machine", $2 + $3 + $4 + $7 + $8}' /proc/stat
+  awk '/^cpu / {print "machine", 0, $2 + $3 + $4 + $7 + $8}' /proc/stat
 }
 
 cpu_report() { # before-file after-file
   local hz; hz=$(getconf CLK_TCK)
-  awk -v hz="$hz" 'NR == FNR {before[$1] += $2; next} {after[$1] += $2}
+  # A process counts only if it ran at both snapshots (by PID): one that ended before the second (a build, a worker
+  # thread of the kernel) would count negative; what it used is in the rest.
+  awk -v hz="$hz" 'NR == FNR {before[$1 " " $2] = $3; next} ($1 " " $2) in before {used[$1] += $3 - before[$1 " " $2]}
     END {
       line = "  CPU seconds:"
-      for (n in after) if (n != "machine") { used = (after[n] - before[n]) / hz; others += used; line = line sprintf(" %s %.1f,", n, used) }
-      total = (after["machine"] - before["machine"]) / hz
+      for (n in used) if (n != "machine") { others += used[n]; line = line sprintf(" %s %.1f,", n, used[n] / hz) }
+      others /= hz
+      total = used["machine"] / hz
       printf "%s load generator and rest %.1f, machine %.1f\n", line, total - others, total
     }' "$1" "$2"
 }

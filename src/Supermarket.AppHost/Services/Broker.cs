@@ -32,7 +32,8 @@ public static class Broker
     public static IReadOnlyList<(IResourceBuilder<ExecutableResource> Resource, BrokerNode Node)> AddBroker(
         this IDistributedApplicationBuilder builder, SystemTopology topology, LocalAccounts accounts)
     {
-        var epmd = builder.AddExecutable("epmd", "epmd", MachineAccounts.StateFolder(""), "-address", "127.0.0.1");
+        var epmd = builder.AddExecutable("epmd", "epmd", MachineAccounts.StateFolder(""), "-address", "127.0.0.1")
+            .OnBeforeResourceStarted((_, _, cancellation) => StopStrayEpmdAsync(cancellation));
         var definitions = WriteDefinitions(builder, accounts);
         var first = new BrokerOptions().Port;
         var nodes = topology.BrokerNodes == 1
@@ -66,6 +67,25 @@ public static class Broker
                 .WaitFor(epmd);
             return (resource, node);
         })];
+    }
+
+    /// <summary>
+    /// An epmd an Erlang program started for itself (as a daemon, when it found none: a node or a rabbitmqctl running
+    /// while an AppHost was stopping) outlives that AppHost, and ours would then exit at once, its port taken, leaving
+    /// the broker waiting for it (found: `./run.sh up` after a test run never started RabbitMQ). One with no node
+    /// registered is nobody's: it is told to go before ours starts. epmd refuses while a live node uses it, so a
+    /// broker that does run is never touched.
+    /// </summary>
+    private static async Task StopStrayEpmdAsync(CancellationToken cancellation)
+    {
+        using var kill = System.Diagnostics.Process.Start(new System.Diagnostics.ProcessStartInfo("epmd", "-kill")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+        }) ?? throw new InvalidOperationException("epmd -kill did not start");
+        using var bounded = CancellationTokenSource.CreateLinkedTokenSource(cancellation);
+        bounded.CancelAfter(TimeSpan.FromSeconds(10));
+        await kill.WaitForExitAsync(bounded.Token);
     }
 
     private static void WriteConfiguration(BrokerNode node, IReadOnlyList<BrokerNode> cluster, string definitions)
