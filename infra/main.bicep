@@ -60,6 +60,14 @@ param rabbitmqAggregatorPassword string
 @metadata({ azd: { type: 'generate', config: { length: 64, noSpecial: true } } })
 param signingKey string
 
+@minValue(1)
+@description('Sales shards: the catalog\'s items split into this many contiguous ranges, each counted by aggregators of its own (README, "Scaling out"). azd reads it from SALES_SHARDS.')
+param salesShards int = 1
+
+@minValue(1)
+@description('Aggregators of each sales shard, competing on its questions: with two, a shard answers through one\'s restart. azd reads it from SALES_SHARD_REPLICAS.')
+param salesShardReplicas int = 1
+
 var tags = { 'azd-env-name': environmentName }
 
 resource group 'Microsoft.Resources/resourceGroups@2024-03-01' = {
@@ -84,6 +92,8 @@ module system 'resources.bicep' = {
     rabbitmqWriterPassword: rabbitmqWriterPassword
     rabbitmqAggregatorPassword: rabbitmqAggregatorPassword
     signingKey: signingKey
+    salesShards: salesShards
+    salesShardReplicas: salesShardReplicas
   }
 }
 
@@ -94,3 +104,5 @@ output AZURE_KEY_VAULT_NAME string = system.outputs.keyVaultName
 output AZURE_MYSQL_HOST string = system.outputs.mysqlHost
 output AZURE_MYSQL_ADMIN_USER string = system.outputs.mysqlAdminUser
 output SUPERMARKET_API_URL string = system.outputs.apiUrl
+// The sales-aggregator service's postdeploy hook gives every shard's app the image azd deployed to the first.
+output SALES_SHARDS int = salesShards

@@ -1,6 +1,6 @@
 // Everything of one Supermarket environment, in one resource group: monitoring, identity and secrets, the registry
 // azd pushes the images to, MySQL, and the Container Apps environment running RabbitMQ, the API, the Purchases
-// writers and the Sales aggregator (app.bicep, once per service).
+// writers and the Sales aggregator's shards (app.bicep, once per service and shard).
 
 param location string
 param tags object
@@ -24,6 +24,10 @@ param rabbitmqWriterPassword string
 param rabbitmqAggregatorPassword string
 @secure()
 param signingKey string
+@minValue(1)
+param salesShards int
+@minValue(1)
+param salesShardReplicas int
 
 var suffix = uniqueString(resourceGroup().id)
 var mysqlAdminUser = 'supermarket_admin'
@@ -316,6 +320,7 @@ module api 'app.bicep' = {
       { name: 'Broker__Password', secretRef: 'broker-password' }
       { name: 'Auth__RequireForCourseApi', value: 'true' }
       { name: 'Auth__SigningKey', secretRef: 'signing-key' }
+      { name: 'SalesShards__Count', value: string(salesShards) }
     ])
     minReplicas: 1
     maxReplicas: 5
@@ -405,13 +410,16 @@ module writer 'app.bicep' = {
   }
 }
 
-// One replica: the sales matrix is in its memory; its checkpoint on a file share survives a restart.
-module aggregator 'app.bicep' = {
-  name: 'sales-aggregator'
+// An app per sales shard, each holding its items' part of the matrix in memory, its checkpoint on the file share
+// (one file a shard, which its replicas replace whole) surviving a restart. azd deploys a service's image to the one app
+// tagged with the service's name: the first shard's app carries it, and the service's postdeploy hook
+// (infra/hooks/sales-shards.sh) gives the other shards' apps the same image.
+module aggregator 'app.bicep' = [for shard in range(1, salesShards): {
+  name: 'sales-aggregator-${shard}'
   dependsOn: [ readsSecrets, secret, pullsImages, environmentShare, supermarketDatabase, fromAzure ]
   params: {
-    name: 'sales-aggregator'
-    serviceName: 'sales-aggregator'
+    name: shard == 1 ? 'sales-aggregator' : 'sales-aggregator-${shard}'
+    serviceName: shard == 1 ? 'sales-aggregator' : ''
     location: location
     tags: tags
     environmentId: environment.id
@@ -431,13 +439,15 @@ module aggregator 'app.bicep' = {
       { name: 'Database__Password', secretRef: 'database-password' }
       { name: 'Database__MaxConnections', value: '2' }
       { name: 'Aggregator__CheckpointDirectory', value: '/var/lib/supermarket' }
+      { name: 'SalesShards__Count', value: string(salesShards) }
+      { name: 'Aggregator__Shard', value: string(shard) }
     ])
     volumes: [ { name: 'checkpoints', storageType: 'AzureFile', storageName: 'sales-checkpoints' } ]
     volumeMounts: [ { volumeName: 'checkpoints', mountPath: '/var/lib/supermarket' } ]
-    minReplicas: 1
-    maxReplicas: 1
+    minReplicas: salesShardReplicas
+    maxReplicas: salesShardReplicas
   }
-}
+}]
 
 output registryLoginServer string = registry.properties.loginServer
 output keyVaultName string = vault.name

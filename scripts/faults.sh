@@ -15,7 +15,8 @@
 # first shard's aggregators SIGKILLed while the other answers, then started), rebuild (every ledger entry's stored_at moved, as a restore of a backup
 # taken this instant: the aggregator rebuilds), mariadb and db-outage (MariaDB stopped), db-stall (MariaDB SIGSTOPped),
 # rolling-upgrade (the writer of the release before the newest migration started beside today's, then stopped),
-# late-retry (no fault). In containers: broker-node-kill, writer-kill, aggregator-restart, mariadb-restart.
+# late-retry (no fault). In containers: broker-node-kill, writer-kill, aggregator-restart (both replicas of the first
+# sales shard), mariadb-restart.
 # Locally the system is the AppHost's (./run.sh chaos): each fault goes to one of its resources, through the Aspire
 # CLI (stop, start) or to the resource's process (kill, pause). What inject learns for repair (the node it hit) is
 # kept in .local/faults/.
@@ -90,7 +91,12 @@ prepare() { # scenario
     *) ;;
   esac
 }
+# The queues the workers consume before a broker fault, which each must consume again after it.
+CONSUMED=$FAULTS/consumed-queues
 inject() { # scenario
+  case $1 in
+    rabbitmq | leader-kill | follower-kill | node-pause) services rabbit-consumed-queues >"$CONSUMED" ;;
+  esac
   case $1 in
     rabbitmq) services rabbit-down ;;
     leader-kill | follower-kill)
@@ -138,9 +144,9 @@ repair() { # scenario
 recovered() { # scenario
   case $1 in
     # The API answers, and every worker consumes again (a reconnected worker may not: docs/reliability.md).
-    rabbitmq) apis_ready && services rabbit-consumed ;;
+    rabbitmq) apis_ready && services rabbit-consumed "$CONSUMED" ;;
     # The node is back in the cluster, every queue has all its members again, and every worker consumes.
-    leader-kill | follower-kill | node-pause) services rabbit-cluster-whole && apis_ready && services rabbit-consumed ;;
+    leader-kill | follower-kill | node-pause) services rabbit-cluster-whole && apis_ready && services rabbit-consumed "$CONSUMED" ;;
     writer | rolling-upgrade) writers_ready ;;
     aggregator | rebuild) curl -fsS "http://127.0.0.1:8080/items/store/1" ;;
     shard-replica) all_healthy '^sales-aggregator-1-1$' ;;
@@ -158,7 +164,7 @@ crash() { kill -KILL "$(podman inspect --format '{{.State.Pid}}' "$(container_of
 healthy() { podman healthcheck run "$(container_of "$1")" </dev/null; }
 # The aggregator's /health/ready, from inside its container (its management port is published nowhere).
 aggregator_ready() {
-  podman exec "$(container_of sales-aggregator)" bash -c \
+  podman exec "$(container_of sales-aggregator-1)" bash -c \
     'exec 3<>/dev/tcp/127.0.0.1/8080 && printf "GET /health/ready HTTP/1.0\r\n\r\n" >&3 && sed "1,/^\r$/d" <&3'
 }
 # The node leading the writer's queue, as its service name (rabbitmq-N): asked of that one queue's Raft members, not
@@ -178,7 +184,7 @@ container_inject() { # scenario
   case $1 in
     broker-node-kill) writer_queue_leader >"$FAULTS/node"; log "$1: $(node)"; crash "$(node)" ;;
     writer-kill) crash purchases-writer ;;
-    aggregator-restart) containers compose restart sales-aggregator ;;
+    aggregator-restart) containers compose restart sales-aggregator-1 ;;
     mariadb-restart) containers compose restart mariadb ;;
     *) die "no such scenario in containers: $1" ;;
   esac
@@ -189,7 +195,7 @@ container_recovered() { # scenario
     writer-kill) healthy purchases-writer ;;
     # Ready, and started from the checkpoint its volume kept: reading the whole ledger again would show here.
     aggregator-restart)
-      healthy sales-aggregator && aggregator_ready | jq -e '.checks["sales-matrix"].data.startedFromCheckpoint' >/dev/null ;;
+      healthy sales-aggregator-1 && aggregator_ready | jq -e '.checks["sales-matrix"].data.startedFromCheckpoint' >/dev/null ;;
     mariadb-restart) healthy mariadb && healthy purchases-writer ;;
     *) die "no such scenario in containers: $1" ;;
   esac

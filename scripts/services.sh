@@ -13,8 +13,9 @@
 #                                              one node of a cluster (./run.sh --broker-nodes 3): stopped, killed as a
 #                                              crash, paused as behind a network partition
 #   scripts/services.sh rabbit-leader QUEUE    which node leads a quorum queue
-#   scripts/services.sh rabbit-cluster-whole | rabbit-consumed   exit 0 once the cluster and its queues are whole, or
-#                                              every worker's queue has a consumer
+#   scripts/services.sh rabbit-consumed-queues   the durable queues that have a consumer now, a name a line
+#   scripts/services.sh rabbit-cluster-whole | rabbit-consumed FILE   exit 0 once the cluster and its queues are
+#                                              whole, or every queue FILE names has a consumer again
 #   scripts/services.sh rabbit-block|rabbit-unblock   a memory alarm: RabbitMQ stops reading from publishers
 #   scripts/services.sh rabbit-delete-app-queues   every queue of the default vhost (the applications declare theirs
 #                                              again as they start)
@@ -121,9 +122,16 @@ rabbit_cluster_whole() {
 # Every queue a worker consumes from (the durable ones of the default vhost, less MassTransit's _error and _skipped
 # queues and the writer's _unstorable; the API's reply queues are temporary) has a consumer: a worker that reconnected
 # but does not consume (docs/reliability.md) does not pass.
-rabbit_consumed() {
+# The workers' queues, as those consumed now: a queue of another topology the broker keeps (a sales shard of another
+# shard count, a name a release gave up) has no consumer, and is no worker's.
+rabbit_consumed_queues() {
   rabbitmqctl "$(first_node)" list_queues name durable consumers --formatter json |
-    jq -e 'all(.[] | select(.durable and (.name | test("_(error|skipped|unstorable)$") | not)); .consumers > 0)' >/dev/null
+    jq -r '.[] | select(.durable and .consumers > 0) | .name'
+}
+rabbit_consumed() { # file naming the queues
+  rabbitmqctl "$(first_node)" list_queues name consumers --formatter json |
+    jq -e --rawfile wanted "$1" '[.[] | select(.consumers > 0) | .name] as $consumed
+      | all($wanted | split("\n")[] | select(. != ""); . as $queue | any($consumed[]; . == $queue))' >/dev/null
 }
 
 case ${1:-} in
@@ -136,7 +144,8 @@ case ${1:-} in
   rabbit-node-resume) node_signal "${2:?node number}" CONT ;;
   rabbit-leader) rabbit_leader "${2:?queue}" ;;
   rabbit-cluster-whole) rabbit_cluster_whole ;;
-  rabbit-consumed) rabbit_consumed ;;
+  rabbit-consumed-queues) rabbit_consumed_queues ;;
+  rabbit-consumed) rabbit_consumed "${2:?file naming the queues}" ;;
   rabbit-block) rabbitmqctl "$(first_node)" set_vm_memory_high_watermark 0 ;;
   rabbit-unblock) rabbitmqctl "$(first_node)" set_vm_memory_high_watermark 0.4 ;;
   rabbit-delete-app-queues)
@@ -146,5 +155,5 @@ case ${1:-} in
   db-up) aspire resource mariadb start >/dev/null; resource_wait mariadb healthy 120 ;;
   db-pause) kill -STOP "$(resource_pid mariadb)" ;;
   db-resume) kill -CONT "$(resource_pid mariadb)" ;;
-  *) echo "usage: $0 install [PACKAGE...]|rabbit-down|rabbit-up|rabbit-node-up N|rabbit-node-down N [KILL]|rabbit-node-pause N|rabbit-node-resume N|rabbit-leader QUEUE|rabbit-cluster-whole|rabbit-consumed|rabbit-block|rabbit-unblock|rabbit-delete-app-queues|db-down|db-up|db-pause|db-resume" >&2; exit 2 ;;
+  *) echo "usage: $0 install [PACKAGE...]|rabbit-down|rabbit-up|rabbit-node-up N|rabbit-node-down N [KILL]|rabbit-node-pause N|rabbit-node-resume N|rabbit-leader QUEUE|rabbit-cluster-whole|rabbit-consumed-queues|rabbit-consumed FILE|rabbit-block|rabbit-unblock|rabbit-delete-app-queues|db-down|db-up|db-pause|db-resume" >&2; exit 2 ;;
 esac

@@ -5,6 +5,7 @@ using Supermarket.SalesAggregator.Questions;
 using Supermarket.Api.Insights;
 using Supermarket.Api.Purchases;
 using Supermarket.Contracts.Catalog;
+using Supermarket.Contracts.Sales;
 using Supermarket.Database;
 using Supermarket.Messaging;
 using Supermarket.ServiceDefaults.Observability;
@@ -19,7 +20,7 @@ public sealed partial class ComposeFileTests
     {
         typeof(BrokerOptions), typeof(DatabaseOptions), typeof(CatalogOptions), typeof(IngestOptions),
         typeof(InsightOptions), typeof(WriterOptions), typeof(AggregatorOptions), typeof(TelemetryOptions),
-        typeof(Supermarket.Security.AuthOptions), typeof(Supermarket.ServiceDefaults.Management.ManagementOptions),
+        typeof(SalesShardOptions), typeof(Supermarket.Security.AuthOptions), typeof(Supermarket.ServiceDefaults.Management.ManagementOptions),
     }.ToDictionary(type => (string)type.GetField("Section")!.GetValue(null)!);
 
     private static readonly string[] Lines = ComposeFile.Lines;
@@ -39,14 +40,28 @@ public sealed partial class ComposeFileTests
     }
 
     [Fact]
-    public void Three_APIs_two_writers_and_one_aggregator_run_behind_nginx()
+    public void Three_APIs_two_writers_and_two_sales_shards_of_two_replicas_each_run_behind_nginx()
     {
         Assert.Equal(3, Replicas("api"));
         Assert.Equal(2, Replicas("purchases-writer"));
-        Assert.Equal(1, Replicas("sales-aggregator"));
         Assert.Contains(Lines, line => line.Trim() == "nginx:");
         Assert.Contains(Lines, line => line.Contains("Broker__QuorumQueues: \"true\"", StringComparison.Ordinal));
         Assert.DoesNotContain(Lines, line => line.Contains("guest", StringComparison.OrdinalIgnoreCase));
+
+        var shards = int.Parse(Setting("SalesShards__Count"), System.Globalization.CultureInfo.InvariantCulture);
+        Assert.Equal(2, shards);
+        foreach (var shard in Enumerable.Range(1, shards))
+        {
+            var service = $"sales-aggregator-{shard}";
+            Assert.Equal(2, Replicas(service));
+            Assert.Contains(Service(service), line => line.Trim() == $"Aggregator__Shard: \"{shard}\"");
+            Assert.Contains(Service(service), line => line.Contains("*sales-shards", StringComparison.Ordinal));
+        }
+
+        Assert.DoesNotContain(Lines, line => line == $"  sales-aggregator-{shards + 1}:");
+        Assert.DoesNotContain(Lines, line => line == "  sales-aggregator:");
+        // The API asks the shards: it must split the items as they do.
+        Assert.Contains(Service("api"), line => line.Contains("*sales-shards", StringComparison.Ordinal));
     }
 
     [Fact]
@@ -69,7 +84,8 @@ public sealed partial class ComposeFileTests
     [Theory]
     [InlineData("api")]
     [InlineData("purchases-writer")]
-    [InlineData("sales-aggregator")]
+    [InlineData("sales-aggregator-1")]
+    [InlineData("sales-aggregator-2")]
     public void Each_application_service_is_restarted_and_checked_on_its_readiness_endpoint(string service)
     {
         var block = Service(service);
@@ -79,14 +95,28 @@ public sealed partial class ComposeFileTests
         Assert.Contains(Lines, line => line.Contains("GET /health/ready", StringComparison.Ordinal));
     }
 
+    private static string Setting(string name) =>
+        Lines.Select(line => line.Trim()).Single(line => line.StartsWith($"{name}:", StringComparison.Ordinal)).Split(':', 2)[1].Trim().Trim('"');
+
     private static int Replicas(string service) =>
         int.Parse(Service(service).Select(line => Replica().Match(line)).Single(m => m.Success).Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture);
 
+    /// <summary>The service's lines, with those of the extension it merges (<c>&lt;&lt;: *sales-aggregator</c>).</summary>
     private static string[] Service(string service)
     {
         var start = Array.FindIndex(Lines, line => line == $"  {service}:");
         Assert.True(start >= 0, $"no service {service}");
         var end = Array.FindIndex(Lines, start + 1, line => ServiceHeader().IsMatch(line));
+        var block = Lines[start..(end < 0 ? Lines.Length : end)];
+        var merged = block.Select(line => line.Trim()).FirstOrDefault(line => line.StartsWith("<<: *", StringComparison.Ordinal) && !line.Contains('[', StringComparison.Ordinal));
+        return merged is null ? block : [.. block, .. Extension(merged["<<: *".Length..])];
+    }
+
+    private static string[] Extension(string anchor)
+    {
+        var start = Array.FindIndex(Lines, line => line.StartsWith("x-", StringComparison.Ordinal) && line.EndsWith($": &{anchor}", StringComparison.Ordinal));
+        Assert.True(start >= 0, $"no extension &{anchor}");
+        var end = Array.FindIndex(Lines, start + 1, line => line.Length > 0 && !char.IsWhiteSpace(line[0]));
         return Lines[start..(end < 0 ? Lines.Length : end)];
     }
 

@@ -23,6 +23,27 @@ public sealed class InfraTests
         Assert.True(template.RootElement.GetProperty("resources").GetArrayLength() >= 2, "the template deploys nothing");
     }
 
+    [Fact]
+    public async Task Each_sales_shard_is_an_app_of_its_own_and_the_API_is_told_how_many_there_are()
+    {
+        var (exit, output, errors) = await BicepAsync("build", Path.Combine(Infra, "main.bicep"), "--stdout");
+        Assert.True(exit == 0, $"bicep build failed: {errors}");
+        using var template = JsonDocument.Parse(output);
+        var system = template.RootElement.GetProperty("resources").EnumerateArray()
+            .Single(resource => resource.GetProperty("name").GetString() == "supermarket").GetProperty("properties").GetProperty("template");
+        var deployments = system.GetProperty("resources").EnumerateArray()
+            .Where(resource => resource.GetProperty("type").GetString() == "Microsoft.Resources/deployments").ToList();
+
+        var aggregator = deployments.Single(d => d.GetProperty("name").GetString()!.Contains("sales-aggregator", StringComparison.Ordinal));
+        Assert.Equal("[length(range(1, parameters('salesShards')))]", aggregator.GetProperty("copy").GetProperty("count").GetString());
+        var aggregatorEnv = aggregator.GetProperty("properties").GetProperty("parameters").GetProperty("env").GetProperty("value").GetString()!;
+        Assert.Contains("'Aggregator__Shard'", aggregatorEnv, StringComparison.Ordinal);
+        Assert.Contains("'SalesShards__Count', 'value', string(parameters('salesShards'))", aggregatorEnv, StringComparison.Ordinal);
+        var api = deployments.Single(d => d.GetProperty("name").GetString() == "api");
+        Assert.Contains("'SalesShards__Count', 'value', string(parameters('salesShards'))",
+            api.GetProperty("properties").GetProperty("parameters").GetProperty("env").GetProperty("value").GetString()!, StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData("main.bicep")]
     [InlineData("resources.bicep")]
@@ -48,7 +69,7 @@ public sealed class InfraTests
         Assert.Equal(["Supermarket.Api", "Supermarket.PurchasesWriter", "Supermarket.SalesAggregator"], apps.Order());
         Assert.All(apps, app => Assert.Contains(app, ComposeFile.BuiltApps()));
         var hooks = azure.Select(line => line.Trim()).Where(line => line.StartsWith("run: ", StringComparison.Ordinal)).Select(line => line["run: ".Length..]).ToList();
-        Assert.Equal(["infra/hooks/migrate-schema.sh", "infra/hooks/mysql-users.sh"], hooks.Order());
+        Assert.Equal(["infra/hooks/migrate-schema.sh", "infra/hooks/mysql-users.sh", "infra/hooks/sales-shards.sh"], hooks.Order());
         Assert.All(hooks, hook => Assert.True(File.Exists(Path.Combine(ComposeFile.RepositoryRoot(), hook)), $"azure.yaml's hook {hook} does not exist"));
     }
 

@@ -30,7 +30,7 @@ public sealed record ChaosScenario(string Name, string Description, bool InConta
         new("node-pause", "SIGSTOP the leader for --fault-for seconds (more than two heartbeats, Broker:Heartbeat), then SIGCONT", NeedsCluster: true),
         new("broker-node-kill", "SIGKILL the RabbitMQ node leading the writer's queue", InContainers: true),
         new("writer-kill", "SIGKILL a writer", InContainers: true),
-        new("aggregator-restart", "its container restarted: it must start from the checkpoint on its volume", InContainers: true),
+        new("aggregator-restart", "the first sales shard's containers restarted: they must start from the checkpoint on their volume", InContainers: true),
         new("mariadb-restart", "its container restarted", InContainers: true),
     ];
 
