@@ -11,8 +11,9 @@ namespace Supermarket.Api.Insights;
 /// shard that owns the item, "top items at a store" of every shard at once, merged, under the one deadline of the
 /// GET. An answer is whole or not given: with more than one shard, a shard that does not answer in time makes the
 /// question <see cref="SalesShardsAway"/> (503), never a merged answer without it. A single aggregator that does not
-/// answer stays the 504 it has always been. Each question carries how far this API was already told each shard had
-/// counted, so no answer it gives counts less than one it gave before, whichever replica of a shard answers.
+/// answer stays the 504 it has always been. A shard's answer counts every ledger entry stored before its question
+/// arrived (SalesQuestionsConsumer), so no answer counts less than one given before it, by whichever API replica and
+/// whichever replica of a shard.
 /// </summary>
 public sealed class SalesShardClients
 {
@@ -20,8 +21,6 @@ public sealed class SalesShardClients
     private readonly int _maxItemId;
     private readonly IRequestClient<TopItemsForStore>[] _topItems;
     private readonly IRequestClient<TopStoresForItem>[] _topStores;
-    /// <summary>Per shard, the furthest ledger entry an answer of it counted through.</summary>
-    private readonly long[] _toldThrough;
 
     public SalesShardClients(IClientFactory clients, IOptions<SalesShardOptions> shards, IOptions<CatalogOptions> catalog)
     {
@@ -32,13 +31,12 @@ public sealed class SalesShardClients
         var shardNumbers = Enumerable.Range(1, _shards.Count).ToArray();
         _topItems = [.. shardNumbers.Select(shard => clients.CreateRequestClient<TopItemsForStore>(Address(shard, _shards.Count)))];
         _topStores = [.. shardNumbers.Select(shard => clients.CreateRequestClient<TopStoresForItem>(Address(shard, _shards.Count)))];
-        _toldThrough = new long[_shards.Count];
     }
 
     public async Task<TopItemsAtStore> TopItemsAtStoreAsync(TopItemsForStore question, RequestTimeout timeout, CancellationToken deadline)
     {
         var answers = await AskAsync(Enumerable.Range(1, _shards.Count).ToArray(),
-            shard => _topItems[shard - 1].GetResponse<TopItemsAtStore>(question with { CountedAtLeast = ToldThrough(shard) }, deadline, timeout));
+            shard => _topItems[shard - 1].GetResponse<TopItemsAtStore>(question, deadline, timeout));
         return ShardAnswers.Merge(question, answers);
     }
 
@@ -46,23 +44,17 @@ public sealed class SalesShardClients
     {
         var owner = _shards.ShardOf(question.ItemId, _maxItemId);
         var answers = await AskAsync([owner],
-            shard => _topStores[shard - 1].GetResponse<TopStoresOfItem>(question with { CountedAtLeast = ToldThrough(shard) }, deadline, timeout));
+            shard => _topStores[shard - 1].GetResponse<TopStoresOfItem>(question, deadline, timeout));
         return answers[0];
     }
 
     private async Task<TAnswer[]> AskAsync<TAnswer>(int[] shards, Func<int, Task<Response<TAnswer>>> ask)
-        where TAnswer : class, ISalesAnswer
+        where TAnswer : class
     {
         var asked = shards.Select(ask).ToArray();
         try
         {
-            var answers = (await Task.WhenAll(asked)).Select(response => response.Message).ToArray();
-            for (var i = 0; i < shards.Length; i++)
-            {
-                Told(shards[i], answers[i].CountedThrough);
-            }
-
-            return answers;
+            return [.. (await Task.WhenAll(asked)).Select(response => response.Message)];
         }
         catch (Exception) when (_shards.Count > 1 && TimedOut(asked, shards) is { Count: > 0 } away)
         {
@@ -88,20 +80,6 @@ public sealed class SalesShardClients
         }
 
         return away;
-    }
-
-    private long ToldThrough(int shard) => Volatile.Read(ref _toldThrough[shard - 1]);
-
-    private void Told(int shard, long countedThrough)
-    {
-        ref var told = ref _toldThrough[shard - 1];
-        for (var seen = Volatile.Read(ref told); countedThrough > seen; seen = Volatile.Read(ref told))
-        {
-            if (Interlocked.CompareExchange(ref told, countedThrough, seen) == seen)
-            {
-                return;
-            }
-        }
     }
 
     private static Uri Address(int shard, int shards) => new($"exchange:{Topology.SalesQuestionsExchange(shard, shards)}");

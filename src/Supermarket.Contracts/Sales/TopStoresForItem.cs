@@ -1,7 +1,7 @@
 namespace Supermarket.Contracts.Sales;
 
 /// <summary>Asks the Sales aggregator for the stores that sold the most of one item.</summary>
-public sealed record TopStoresForItem(int ItemId, int Count, long CountedAtLeast = 0) : ISalesQuestion;
+public sealed record TopStoresForItem(int ItemId, int Count);
 
 /// <summary>The answer to <see cref="TopStoresForItem"/>, best first.</summary>
 public sealed record TopStoresOfItem(int ItemId, StoreSales[] Stores, long CountedThrough) : ISalesAnswer;

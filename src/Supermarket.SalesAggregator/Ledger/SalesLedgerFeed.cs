@@ -45,6 +45,7 @@ public sealed class SalesLedgerFeed(
         while (!stoppingToken.IsCancellationRequested)
         {
             bool caughtUp;
+            var read = readiness.BeginRead();
             try
             {
                 if (_position.Seq > 0 && await ledger.StoredAtAsync(_position.Seq, stoppingToken) is var counted && counted != _position.StoredAt)
@@ -52,10 +53,10 @@ public sealed class SalesLedgerFeed(
                     await RebuildAsync(counted, stoppingToken);
                 }
 
-                var read = await ledger.ReadAfterAsync(_position.Seq, stoppingToken);
-                var applied = Apply(read);
+                var entries = await ledger.ReadAfterAsync(_position.Seq, stoppingToken);
+                var applied = Apply(entries);
                 _entriesRead += applied;
-                caughtUp = applied < read.Count || read.Count < _options.LedgerPageSize;
+                caughtUp = applied < entries.Count || entries.Count < _options.LedgerPageSize;
             }
             catch (Exception exception) when (!stoppingToken.IsCancellationRequested)
             {
@@ -80,8 +81,8 @@ public sealed class SalesLedgerFeed(
 
             if (caughtUp)
             {
-                readiness.CaughtUp();
-                await Delay(_options.LedgerPollInterval, stoppingToken);
+                readiness.CaughtUp(read);
+                await Task.WhenAny(readiness.ReadWanted, Delay(_options.LedgerPollInterval, stoppingToken));
             }
         }
     }

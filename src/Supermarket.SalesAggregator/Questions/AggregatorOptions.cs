@@ -8,7 +8,8 @@ public sealed class AggregatorOptions
     public const string Section = "Aggregator";
 
     /// <summary>How long the aggregator waits between reads of the ledger once it has caught up: the most this adds
-    /// to the time from a purchase's commit to its count.</summary>
+    /// to the time from a purchase's commit to its count. A question ends the wait (it is answered after a read begun
+    /// once it arrived).</summary>
     [Range(typeof(TimeSpan), "00:00:00.001", "00:00:10")]
     public TimeSpan LedgerPollInterval { get; set; } = TimeSpan.FromMilliseconds(50);
 

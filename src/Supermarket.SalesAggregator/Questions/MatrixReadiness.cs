@@ -13,7 +13,10 @@ public sealed class MatrixReadiness
     private long _rebuilds;
     private long _waitingFor;
     private long _waitingSince;
-    private long _caughtUpReads;
+    private long _readsBegun;
+    private long _caughtUpRead;
+    private TaskCompletionSource _readWanted = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private TaskCompletionSource _nextCaughtUp = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     /// <summary>Completes once the matrix is whole; a rebuild replaces it with one that has not.</summary>
     public Task Ready => Volatile.Read(ref _ready).Task;
@@ -39,11 +42,37 @@ public sealed class MatrixReadiness
 
     public void CountedUpTo(long seq) => Volatile.Write(ref _countedThrough, seq);
 
-    /// <summary>How many reads of the ledger found nothing more to count. Of two that end after a moment, the second
-    /// began after it: whatever the ledger held then is counted.</summary>
-    public long CaughtUpReads => Interlocked.Read(ref _caughtUpReads);
+    /// <summary>How many reads of the ledger have begun: a read numbered above this began after this was read, and
+    /// sees every entry stored before.</summary>
+    public long ReadsBegun => Interlocked.Read(ref _readsBegun);
 
-    public void CaughtUp() => Interlocked.Increment(ref _caughtUpReads);
+    /// <summary>The number of the last read that found nothing more to count: every entry stored before it began is
+    /// in the matrix (or, if one below it is still missing, in no reader's count yet).</summary>
+    public long CaughtUpRead => Volatile.Read(ref _caughtUpRead);
+
+    /// <summary>Completes at the next read that finds nothing more to count.</summary>
+    public Task NextCaughtUp => Volatile.Read(ref _nextCaughtUp).Task;
+
+    /// <summary>Completes once a question wants a read begun after it arrived: the feed's pause ends there.</summary>
+    public Task ReadWanted => Volatile.Read(ref _readWanted).Task;
+
+    /// <summary>The feed begins a read of the ledger; returns its number.</summary>
+    public long BeginRead()
+    {
+        // Before the number: a question that reads the number after this still wakes the pause that follows the read.
+        Volatile.Write(ref _readWanted, new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously));
+        return Interlocked.Increment(ref _readsBegun);
+    }
+
+    /// <summary>The read numbered <paramref name="read"/> found nothing more to count.</summary>
+    public void CaughtUp(long read)
+    {
+        Volatile.Write(ref _caughtUpRead, read);
+        Interlocked.Exchange(ref _nextCaughtUp, new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).TrySetResult();
+    }
+
+    /// <summary>A question asks for a read begun after it arrived, without waiting out the feed's pause.</summary>
+    public void WantRead() => Volatile.Read(ref _readWanted).TrySetResult();
 
     /// <summary>The feed read an entry above <paramref name="seq"/> but not <paramref name="seq"/> itself.</summary>
     /// <returns>True the first time this seq is found missing.</returns>

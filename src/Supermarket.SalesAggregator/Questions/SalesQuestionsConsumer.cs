@@ -9,8 +9,6 @@ namespace Supermarket.SalesAggregator.Questions;
 /// answers. Served from a queue of its own, so a question never waits behind a backlog of purchases.</summary>
 public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness readiness, SalesMetrics metrics) : IConsumer<TopItemsForStore>, IConsumer<TopStoresForItem>
 {
-    private static readonly TimeSpan CatchUpRecheck = TimeSpan.FromMilliseconds(5);
-
     public Task Consume(ConsumeContext<TopItemsForStore> context) => AnswerAsync(context, "top-items-for-store", TopItems);
 
     public Task Consume(ConsumeContext<TopStoresForItem> context) => AnswerAsync(context, "top-stores-for-item", TopStores);
@@ -18,7 +16,7 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
     // Never answered from a half-built matrix: a question waits while the matrix is built or rebuilt (the asker times
     // out, 504, as if the aggregator were down), and one ranked while a rebuild began is ranked again once it is whole.
     private async Task AnswerAsync<TQuestion, TAnswer>(ConsumeContext<TQuestion> context, string question, Func<TQuestion, long, TAnswer> rank)
-        where TQuestion : class, ISalesQuestion
+        where TQuestion : class
         where TAnswer : class
     {
         if (!await CaughtUpAsync(context))
@@ -50,27 +48,43 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
     }
 
     /// <summary>
-    /// An answer never counts less than the asker was already told (<see cref="ISalesQuestion.CountedAtLeast"/>), which
-    /// another replica of this shard may have counted: this one waits until it has counted as far, or until a read of
-    /// the ledger begun after the question arrived found nothing more (the asker's position came from a ledger since
-    /// restored to an earlier state, and will not be reached), rechecking every few milliseconds. A question that expires
-    /// meanwhile is left unanswered: its asker has given up on it.
+    /// An answer counts every ledger entry stored before its question arrived: the question waits for a read of the
+    /// ledger begun after that to find nothing more to count, waking the feed from its pause between reads rather than
+    /// waiting it out. An answer given before this question was asked, by any replica of any shard, counted only entries
+    /// stored before it was given, so this one counts at least those: no answer counts less than one before it, whichever
+    /// API and whichever replica answer (and after a restore of the database, what it holds now is what counts). A
+    /// question that expires meanwhile (the ledger cannot be read: MariaDB down) is left unanswered: its asker has given
+    /// up on it.
     /// </summary>
     private async Task<bool> CaughtUpAsync<TQuestion>(ConsumeContext<TQuestion> context)
-        where TQuestion : class, ISalesQuestion
+        where TQuestion : class
     {
-        var (atLeast, reads) = (context.Message.CountedAtLeast, readiness.CaughtUpReads);
-        while (readiness.CountedThrough < atLeast && readiness.CaughtUpReads < reads + 2)
+        var arrived = readiness.ReadsBegun;
+        readiness.WantRead();
+        while (true)
         {
-            if (context.ExpirationTime is { } expires && DateTime.UtcNow >= expires)
+            // In this order: a read that catches up after the check completes this task.
+            var next = readiness.NextCaughtUp;
+            if (readiness.CaughtUpRead > arrived)
+            {
+                return true;
+            }
+
+            var left = context.ExpirationTime is { } expires ? expires - DateTime.UtcNow : Timeout.InfiniteTimeSpan;
+            if (left <= TimeSpan.Zero && left != Timeout.InfiniteTimeSpan)
             {
                 return false;
             }
 
-            await Task.Delay(CatchUpRecheck, context.CancellationToken);
+            try
+            {
+                await next.WaitAsync(left, context.CancellationToken);
+            }
+            catch (TimeoutException)
+            {
+                return false;
+            }
         }
-
-        return true;
     }
 
     private TopItemsAtStore TopItems(TopItemsForStore request, long countedThrough)

@@ -48,6 +48,25 @@ public sealed class SalesLedgerFeedTests : IAsyncDisposable
     }
 
     [Fact]
+    public async Task A_question_ends_the_pause_between_reads_and_the_read_it_wanted_counts_what_was_stored_before_it()
+    {
+        _ledger.Append([new SaleLine(1, 10, 2)]);
+        // A pause far longer than the test waits: only the question's wish can end it.
+        var feed = Feed(pollInterval: TimeSpan.FromHours(1));
+        await feed.StartAsync();
+        await feed.Readiness.Ready.WaitAsync(Patience);
+        await Until(() => feed.Readiness.CaughtUpRead > 0);
+
+        _ledger.Append([new SaleLine(1, 10, 5)]);
+        var arrived = feed.Readiness.ReadsBegun;
+        feed.Readiness.WantRead();
+        await Until(() => feed.Readiness.CaughtUpRead > arrived);
+
+        Assert.Equal(7, feed.Matrix.UnitsSold(1, 10));
+        await feed.StopAsync();
+    }
+
+    [Fact]
     public async Task A_restart_reads_its_checkpoint_and_only_the_entries_stored_after_it()
     {
         _ledger.Append([new SaleLine(1, 10, 2)]);
@@ -179,13 +198,13 @@ public sealed class SalesLedgerFeedTests : IAsyncDisposable
         await feed.StopAsync();
     }
 
-    private RunningFeed Feed(TimeSpan? missingEntryPatience = null)
+    private RunningFeed Feed(TimeSpan? missingEntryPatience = null, TimeSpan? pollInterval = null)
     {
         var options = Options.Create(new AggregatorOptions
         {
             CheckpointDirectory = _checkpoints,
             LedgerPageSize = PageSize,
-            LedgerPollInterval = TimeSpan.FromMilliseconds(10),
+            LedgerPollInterval = pollInterval ?? TimeSpan.FromMilliseconds(10),
             MissingEntryPatience = missingEntryPatience ?? new AggregatorOptions().MissingEntryPatience,
         });
         var matrix = new SalesMatrix(maxItemId: 50, maxStores: 8);

@@ -11,12 +11,14 @@ using Supermarket.SalesCounting;
 namespace Supermarket.SalesAggregator.Tests.Questions;
 
 /// <summary>The aggregator's answers, on MassTransit's in-memory test harness: request/response as the API asks, to
-/// its shard's exchange. The matrix here is the second of two shards of a 50-item catalog.</summary>
+/// its shard's exchange. The matrix here is the second of two shards of a 50-item catalog; the ledger's reads are
+/// played by the tests (<see cref="FollowTheLedger"/>, or one read at a time).</summary>
 public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
 {
     private static readonly SalesShard Shard = new(Number: 2, Count: 2, Items: new ItemRange(26, 50), MaxItemId: 50, MaxStores: 8);
     private readonly SalesMatrix _matrix = Shard.NewMatrix();
     private readonly MatrixReadiness _readiness = new();
+    private readonly CancellationTokenSource _stop = new();
     private ServiceProvider _services = null!;
 
     private ITestHarness Harness => _services.GetRequiredService<ITestHarness>();
@@ -47,6 +49,7 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
         _matrix.Record(storeId: 4, itemId: 27, quantity: 100);
         _readiness.CountedUpTo(42);
         _readiness.Complete(fromCheckpoint: false, entriesRead: 1);
+        FollowTheLedger();
 
         var answer = await Ask<TopItemsForStore>().GetResponse<TopItemsAtStore>(new TopItemsForStore(3, 10));
 
@@ -60,6 +63,7 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
         _matrix.Record(storeId: 2, itemId: 37, quantity: 5);
         _matrix.Record(storeId: 6, itemId: 37, quantity: 6);
         _readiness.Complete(fromCheckpoint: false, entriesRead: 0);
+        FollowTheLedger();
         var client = Ask<TopStoresForItem>();
 
         var answer = await client.GetResponse<TopStoresOfItem>(new TopStoresForItem(37, 1));
@@ -75,6 +79,7 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
     public async Task A_question_asked_before_the_matrix_caught_up_waits_for_it()
     {
         _matrix.Record(storeId: 1, itemId: 26, quantity: 1);
+        FollowTheLedger();
         var asked = Ask<TopItemsForStore>().GetResponse<TopItemsAtStore>(new TopItemsForStore(1, 1));
 
         // Half a second is ample for the in-memory bus to answer; an answer in it came from a half-built matrix.
@@ -86,40 +91,53 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task A_question_told_more_than_this_replica_counted_waits_until_it_counts_that_far()
+    public async Task A_question_is_answered_after_a_read_of_the_ledger_begun_once_it_arrived_found_nothing_more()
     {
         _matrix.Record(storeId: 1, itemId: 26, quantity: 1);
         _readiness.CountedUpTo(5);
         _readiness.Complete(fromCheckpoint: false, entriesRead: 5);
-        var asked = Ask<TopItemsForStore>().GetResponse<TopItemsAtStore>(new TopItemsForStore(1, 1, CountedAtLeast: 8));
+        var before = _readiness.BeginRead();
+        var asked = Ask<TopItemsForStore>().GetResponse<TopItemsAtStore>(new TopItemsForStore(1, 1));
 
+        // The read in flight when the question came may have begun before entries another replica has counted.
+        await Task.WhenAny(asked, Task.Delay(TimeSpan.FromMilliseconds(300)));
+        _readiness.CaughtUp(before);
         await Task.WhenAny(asked, Task.Delay(TimeSpan.FromMilliseconds(300)));
         Assert.False(asked.IsCompleted);
+        Assert.True(_readiness.ReadWanted.IsCompleted, "the question did not end the feed's pause");
+
+        var after = _readiness.BeginRead();
         _matrix.Record(storeId: 1, itemId: 26, quantity: 2);
         _readiness.CountedUpTo(8);
+        _readiness.CaughtUp(after);
 
         Assert.Equal((8L, 3L), ((await asked).Message.CountedThrough, (await asked).Message.Items[0].Units));
     }
 
     [Fact]
-    public async Task A_position_the_ledger_no_longer_reaches_is_answered_once_reads_find_nothing_more()
+    public async Task A_question_no_read_catches_up_for_is_left_unanswered_when_it_expires()
     {
-        _readiness.CountedUpTo(5);
-        _readiness.Complete(fromCheckpoint: false, entriesRead: 5);
-        var asked = Ask<TopStoresForItem>().GetResponse<TopStoresOfItem>(new TopStoresForItem(30, 5, CountedAtLeast: 100));
+        _readiness.Complete(fromCheckpoint: false, entriesRead: 0);
 
-        // As the feed does once caught up (a database restored to before entry 100): reads that find nothing more.
-        for (var reads = 0; !asked.IsCompleted && reads < 100; reads++)
-        {
-            _readiness.CaughtUp();
-            await Task.WhenAny(asked, Task.Delay(TimeSpan.FromMilliseconds(50)));
-        }
-
-        Assert.Equal(5, (await asked).Message.CountedThrough);
+        // As while MariaDB is down: every read fails, none catches up.
+        await Assert.ThrowsAsync<RequestTimeoutException>(() =>
+            Ask<TopStoresForItem>().GetResponse<TopStoresOfItem>(new TopStoresForItem(30, 5), timeout: RequestTimeout.After(s: 1)));
     }
+
+    /// <summary>As the feed does once caught up: each read a question wants finds nothing more to count.</summary>
+    private void FollowTheLedger() => _ = Task.Run(async () =>
+    {
+        while (!_stop.IsCancellationRequested)
+        {
+            await Task.WhenAny(_readiness.ReadWanted, Task.Delay(Timeout.Infinite, _stop.Token));
+            _readiness.CaughtUp(_readiness.BeginRead());
+        }
+    });
 
     public async ValueTask DisposeAsync()
     {
+        await _stop.CancelAsync();
+        _stop.Dispose();
         await Harness.Stop();
         await _services.DisposeAsync();
     }
