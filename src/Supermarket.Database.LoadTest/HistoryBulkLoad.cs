@@ -21,8 +21,14 @@ public sealed class HistoryBulkLoad(string connectionString)
     private readonly string _connectionString =
         new MySqlConnectionStringBuilder(connectionString) { AllowLoadLocalInfile = true }.ConnectionString;
 
+    /// <summary>The purchases as one transaction stores them: their rows' stream and their ledger entry, made apart from
+    /// the storing so that the next transaction's can be made while the server stores this one.</summary>
+    public sealed record Transaction(int Purchases, byte[] Rows, byte[] Sales);
+
+    public static Transaction Prepare(IReadOnlyList<PurchaseRecorded> purchases) => new(purchases.Count, Tsv(purchases), PurchaseRows.SalesOf(purchases));
+
     /// <summary>The purchases and their ledger entry, in one transaction: all of them, or none.</summary>
-    public async Task StoreAsync(IReadOnlyList<PurchaseRecorded> purchases, CancellationToken cancellationToken)
+    public async Task StoreAsync(Transaction transaction, CancellationToken cancellationToken)
     {
         await using var connection = new MySqlConnection(_connectionString);
         await connection.OpenAsync(cancellationToken);
@@ -33,7 +39,7 @@ public sealed class HistoryBulkLoad(string connectionString)
             {
                 TableName = "purchases",
                 Local = true,
-                SourceStream = new MemoryStream(Tsv(purchases)),
+                SourceStream = new MemoryStream(transaction.Rows),
                 FieldTerminator = "\t",
                 LineTerminator = "\n",
                 CharacterSet = "utf8mb4",
@@ -41,13 +47,13 @@ public sealed class HistoryBulkLoad(string connectionString)
             rows.Columns.AddRange(Columns);
             rows.Expressions.Add("id = UNHEX(@id)");
             var loaded = await rows.LoadAsync(cancellationToken);
-            if (loaded != purchases.Count)
+            if (loaded != transaction.Purchases)
             {
-                throw new InvalidOperationException($"LOAD DATA stored {loaded} of {purchases.Count} purchases.");
+                throw new InvalidOperationException($"LOAD DATA stored {loaded} of {transaction.Purchases} purchases.");
             }
 
             await connection.ExecuteAsync(new CommandDefinition(SalesLedgerAppend.Sql,
-                new { purchases = purchases.Count, sales = PurchaseRows.SalesOf(purchases) }, cancellationToken: cancellationToken));
+                new { purchases = transaction.Purchases, sales = transaction.Sales }, cancellationToken: cancellationToken));
             await connection.ExecuteAsync(new CommandDefinition("COMMIT", cancellationToken: cancellationToken));
         }
         catch when (connection.State == System.Data.ConnectionState.Open)
