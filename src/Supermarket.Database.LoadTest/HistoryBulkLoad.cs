@@ -21,8 +21,7 @@ public sealed class HistoryBulkLoad(string connectionString)
     private readonly string _connectionString =
         new MySqlConnectionStringBuilder(connectionString) { AllowLoadLocalInfile = true }.ConnectionString;
 
-    /// <summary>The purchases as one transaction stores them: their rows' stream and their ledger entry, made apart from
-    /// the storing so that the next transaction's can be made while the server stores this one.</summary>
+    /// <summary>The purchases as one transaction stores them: their rows' stream and their ledger entry.</summary>
     public sealed record Transaction(int Purchases, byte[] Rows, byte[] Sales);
 
     public static Transaction Prepare(IReadOnlyList<PurchaseRecorded> purchases) => new(purchases.Count, Tsv(purchases), PurchaseRows.SalesOf(purchases));

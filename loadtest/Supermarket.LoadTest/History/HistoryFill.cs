@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Globalization;
-using System.Threading.Channels;
 using Supermarket.Database.LoadTest;
 
 namespace Supermarket.LoadTest.History;
@@ -9,94 +8,67 @@ namespace Supermarket.LoadTest.History;
 /// Fills the database with the chain's past, day by day (<see cref="HistoryDay"/>), through the schema owner's bulk
 /// path (<see cref="HistoryBulkLoad"/>: the writer's rows, ids and ledger). Resumable: a day already whole is skipped,
 /// and a day cut short goes on after its last whole transaction, which is why the transactions of a day are stored in
-/// order, one at a time. The next transactions are made (their rows' stream and ledger entry) while the server
-/// stores one, on another core. A line every few seconds says how far it is; the last one, its rate.
+/// order, one at a time; several days are filled at once (<see cref="HistoryFillOptions.DaysAtOnce"/>), each on its
+/// own connection. A line every few seconds says how far it is; the last one, its rate.
 /// </summary>
 public sealed class HistoryFill(HistoryFillOptions options, TextWriter log)
 {
     private static readonly TimeSpan ProgressEvery = TimeSpan.FromSeconds(5);
 
-    /// <summary>Transactions made ahead of the one being stored: enough to keep the server busy, few enough to hold
-    /// (about 3 MB each at 20,000 purchases).</summary>
-    private const int PreparedAhead = 2;
-
     private readonly long _started = Stopwatch.GetTimestamp();
     private long _lastProgress = Stopwatch.GetTimestamp();
     private long _filled;
 
+    private long Filled => Interlocked.Read(ref _filled);
+
     public async Task<int> RunAsync(CancellationToken cancellationToken)
     {
-        var chain = options.Chain;
-        var perDay = chain.TotalPurchases;
-        var firstAfter = DateOnly.ParseExact(chain.Date, "yyyyMMdd", CultureInfo.InvariantCulture);
+        var firstAfter = DateOnly.ParseExact(options.Chain.Date, "yyyyMMdd", CultureInfo.InvariantCulture);
+        var days = Enumerable.Range(1, options.Days).Select(back => firstAfter.AddDays(-back)).Reverse();
         var bulk = new HistoryBulkLoad(options.Database);
         var stored = new StoredSales(options.Database);
-        for (var day = firstAfter.AddDays(-options.Days); day < firstAfter; day = day.AddDays(1))
-        {
-            var already = await stored.CountPurchasesAsync(chain.Stores, day);
-            if (already == perDay)
-            {
-                log.WriteLine($"{day:yyyy-MM-dd}: whole already ({perDay:N0} purchases)");
-                continue;
-            }
-
-            if (already % options.PurchasesPerTransaction != 0 || already > perDay)
-            {
-                throw new InvalidOperationException($"{day:yyyy-MM-dd} holds {already:N0} purchases of stores 1-{chain.Stores}, not a number this fill leaves: "
-                    + "other purchases are dated that day (a load test's day?). Fill days before them (--date).");
-            }
-
-            await FillAsync(bulk, day, already, cancellationToken);
-            log.WriteLine($"{day:yyyy-MM-dd}: whole ({perDay:N0} purchases)");
-        }
-
-        log.WriteLine($"filled {_filled:N0} purchases in {Stopwatch.GetElapsedTime(_started).TotalSeconds:F1} s: {Rate():N0} a second");
+        await Parallel.ForEachAsync(days, new ParallelOptions { MaxDegreeOfParallelism = options.DaysAtOnce, CancellationToken = cancellationToken },
+            (day, cancellation) => FillDayAsync(bulk, stored, day, cancellation));
+        log.WriteLine($"filled {Filled:N0} purchases in {Stopwatch.GetElapsedTime(_started).TotalSeconds:F1} s: {Rate():N0} a second");
         return 0;
     }
 
-    /// <summary>Stores the day's purchases after the first <paramref name="already"/>, a transaction at a time, in
-    /// order, while the next ones are made.</summary>
-    private async Task FillAsync(HistoryBulkLoad bulk, DateOnly day, long already, CancellationToken cancellationToken)
+    /// <summary>A day's purchases, after those it holds already (a fill cut short): each day's transactions are stored
+    /// in order, so what a day holds is always a whole number of its first transactions.</summary>
+    private async ValueTask FillDayAsync(HistoryBulkLoad bulk, StoredSales stored, DateOnly day, CancellationToken cancellationToken)
     {
-        var transactions = Channel.CreateBounded<HistoryBulkLoad.Transaction>(PreparedAhead);
-        // Stopped when storing fails: nothing would read what it makes.
-        using var storing = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        var preparing = Task.Run(async () =>
+        var perDay = options.Chain.TotalPurchases;
+        var already = await stored.CountPurchasesAsync(options.Chain.Stores, day);
+        if (already == perDay)
         {
-            try
-            {
-                foreach (var purchases in HistoryDay.Purchases(options.Chain, day).Skip((int)already).Chunk(options.PurchasesPerTransaction))
-                {
-                    await transactions.Writer.WriteAsync(HistoryBulkLoad.Prepare(purchases), storing.Token);
-                }
-            }
-            finally
-            {
-                transactions.Writer.Complete();
-            }
-        }, storing.Token);
-
-        try
-        {
-            await foreach (var transaction in transactions.Reader.ReadAllAsync(cancellationToken))
-            {
-                await bulk.StoreAsync(transaction, cancellationToken);
-                _filled += transaction.Purchases;
-                if (Stopwatch.GetElapsedTime(_lastProgress) >= ProgressEvery)
-                {
-                    _lastProgress = Stopwatch.GetTimestamp();
-                    log.WriteLine($"{day:yyyy-MM-dd}: {_filled:N0} purchases stored so far, {Rate():N0} a second");
-                }
-            }
-        }
-        catch
-        {
-            await storing.CancelAsync();
-            throw;
+            log.WriteLine($"{day:yyyy-MM-dd}: whole already ({perDay:N0} purchases)");
+            return;
         }
 
-        await preparing;
+        if (already % options.PurchasesPerTransaction != 0 || already > perDay)
+        {
+            throw new InvalidOperationException($"{day:yyyy-MM-dd} holds {already:N0} purchases of stores 1-{options.Chain.Stores}, not a number this fill leaves: "
+                + "other purchases are dated that day (a load test's day?). Fill days before them (--date).");
+        }
+
+        await FillAsync(bulk, day, already, cancellationToken);
+        log.WriteLine($"{day:yyyy-MM-dd}: whole ({perDay:N0} purchases)");
     }
 
-    private double Rate() => _filled / Math.Max(0.001, Stopwatch.GetElapsedTime(_started).TotalSeconds);
+    /// <summary>Stores the day's purchases after the first <paramref name="already"/>, a transaction at a time, in order.</summary>
+    private async Task FillAsync(HistoryBulkLoad bulk, DateOnly day, long already, CancellationToken cancellationToken)
+    {
+        foreach (var purchases in HistoryDay.Purchases(options.Chain, day).Skip((int)already).Chunk(options.PurchasesPerTransaction))
+        {
+            await bulk.StoreAsync(HistoryBulkLoad.Prepare(purchases), cancellationToken);
+            var filled = Interlocked.Add(ref _filled, purchases.Length);
+            var last = Interlocked.Read(ref _lastProgress);
+            if (Stopwatch.GetElapsedTime(last) >= ProgressEvery && Interlocked.CompareExchange(ref _lastProgress, Stopwatch.GetTimestamp(), last) == last)
+            {
+                log.WriteLine($"{day:yyyy-MM-dd}: {filled:N0} purchases stored so far, {Rate():N0} a second");
+            }
+        }
+    }
+
+    private double Rate() => Filled / Math.Max(0.001, Stopwatch.GetElapsedTime(_started).TotalSeconds);
 }

@@ -13,6 +13,10 @@ public sealed record HistoryFillOptions
     /// <summary>Purchases stored, with their one ledger entry, per transaction.</summary>
     public int PurchasesPerTransaction { get; init; } = 20_000;
 
+    /// <summary>Days filled at once, each on a connection of its own: MariaDB stores one LOAD DATA on one core, so a
+    /// core a day (on this machine's database, its cores).</summary>
+    public int DaysAtOnce { get; init; } = Environment.ProcessorCount;
+
     public LoadOptions Chain { get; init; } = new();
 
     /// <summary>MySQL; by default this machine's, as the writer's account of this machine (it stores rows, as the
