@@ -119,11 +119,10 @@ rabbit_cluster_whole() {
     jq -e --argjson n "$nodes" 'all(.[] | select(.type == "quorum"); (.online | length) == $n)' >/dev/null
 }
 
-# Every queue a worker consumes from (the durable ones of the default vhost, less MassTransit's _error and _skipped
-# queues and the writer's _unstorable; the API's reply queues are temporary) has a consumer: a worker that reconnected
-# but does not consume (docs/reliability.md) does not pass.
-# The workers' queues, as those consumed now: a queue of another topology the broker keeps (a sales shard of another
-# shard count, a name a release gave up) has no consumer, and is no worker's.
+# The workers' queues, taken as the durable ones consumed now (before a fault): MassTransit's _error and _skipped
+# queues, the writer's _unstorable and a queue of another topology the broker keeps (a sales shard of another shard
+# count, a name a release gave up) have no consumer; the API's reply queues are temporary. rabbit_consumed passes once
+# each of them has a consumer again: a worker that reconnected but does not consume (docs/reliability.md) does not.
 rabbit_consumed_queues() {
   rabbitmqctl "$(first_node)" list_queues name durable consumers --formatter json |
     jq -r '.[] | select(.durable and .consumers > 0) | .name'

@@ -21,13 +21,8 @@ public sealed class HistoryBulkLoad(string connectionString)
     private readonly string _connectionString =
         new MySqlConnectionStringBuilder(connectionString) { AllowLoadLocalInfile = true }.ConnectionString;
 
-    /// <summary>The purchases as one transaction stores them: their rows' stream and their ledger entry.</summary>
-    public sealed record Transaction(int Purchases, byte[] Rows, byte[] Sales);
-
-    public static Transaction Prepare(IReadOnlyList<PurchaseRecorded> purchases) => new(purchases.Count, Tsv(purchases), PurchaseRows.SalesOf(purchases));
-
     /// <summary>The purchases and their ledger entry, in one transaction: all of them, or none.</summary>
-    public async Task StoreAsync(Transaction transaction, CancellationToken cancellationToken)
+    public async Task StoreAsync(IReadOnlyList<PurchaseRecorded> purchases, CancellationToken cancellationToken)
     {
         await using var connection = new MySqlConnection(_connectionString);
         await connection.OpenAsync(cancellationToken);
@@ -38,7 +33,7 @@ public sealed class HistoryBulkLoad(string connectionString)
             {
                 TableName = "purchases",
                 Local = true,
-                SourceStream = new MemoryStream(transaction.Rows),
+                SourceStream = new MemoryStream(Tsv(purchases)),
                 FieldTerminator = "\t",
                 LineTerminator = "\n",
                 CharacterSet = "utf8mb4",
@@ -46,13 +41,13 @@ public sealed class HistoryBulkLoad(string connectionString)
             rows.Columns.AddRange(Columns);
             rows.Expressions.Add("id = UNHEX(@id)");
             var loaded = await rows.LoadAsync(cancellationToken);
-            if (loaded != transaction.Purchases)
+            if (loaded != purchases.Count)
             {
-                throw new InvalidOperationException($"LOAD DATA stored {loaded} of {transaction.Purchases} purchases.");
+                throw new InvalidOperationException($"LOAD DATA stored {loaded} of {purchases.Count} purchases.");
             }
 
             await connection.ExecuteAsync(new CommandDefinition(SalesLedgerAppend.Sql,
-                new { purchases = transaction.Purchases, sales = transaction.Sales }, cancellationToken: cancellationToken));
+                new { purchases = purchases.Count, sales = PurchaseRows.SalesOf(purchases) }, cancellationToken: cancellationToken));
             await connection.ExecuteAsync(new CommandDefinition("COMMIT", cancellationToken: cancellationToken));
         }
         catch when (connection.State == System.Data.ConnectionState.Open)

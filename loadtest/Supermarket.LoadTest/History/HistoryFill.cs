@@ -60,7 +60,7 @@ public sealed class HistoryFill(HistoryFillOptions options, TextWriter log)
     {
         foreach (var purchases in HistoryDay.Purchases(options.Chain, day).Skip((int)already).Chunk(options.PurchasesPerTransaction))
         {
-            await bulk.StoreAsync(HistoryBulkLoad.Prepare(purchases), cancellationToken);
+            await bulk.StoreAsync(purchases, cancellationToken);
             var filled = Interlocked.Add(ref _filled, purchases.Length);
             var last = Interlocked.Read(ref _lastProgress);
             if (Stopwatch.GetElapsedTime(last) >= ProgressEvery && Interlocked.CompareExchange(ref _lastProgress, Stopwatch.GetTimestamp(), last) == last)

@@ -29,7 +29,7 @@ public sealed class HistoryFillTests
         var options = new HistoryFillOptions { Days = 1, PurchasesPerTransaction = 30, Chain = Tiny, Database = TestSettings.ConnectionString(Database) };
         // A fill cut short after its first transaction of 2018-02-08: what it leaves.
         await new HistoryBulkLoad(options.Database).StoreAsync(
-            HistoryBulkLoad.Prepare([.. HistoryDay.Purchases(Tiny, new DateOnly(2018, 2, 8)).Take(30)]), TestContext.Current.CancellationToken);
+            [.. HistoryDay.Purchases(Tiny, new DateOnly(2018, 2, 8)).Take(30)], TestContext.Current.CancellationToken);
 
         Assert.Equal(0, await new HistoryFill(options, TextWriter.Null).RunAsync(TestContext.Current.CancellationToken));
         Assert.Equal(0, await new HistoryFill(options with { Days = 3 }, TextWriter.Null).RunAsync(TestContext.Current.CancellationToken));
