@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Measures the load-test table of docs/performance.md in one session, so the rows compare as ratios: the bare-201
 # ceiling, then days at several store counts with persistent delivery (the default), then transient delivery.
-# After each run it prints the CPU seconds each process used, from /proc, to show where the time goes; at the end, the
-# load test's compare command sets every run's figures side by side (.local/measure-<time>.md), the ceiling first.
+# After each run it prints the CPU seconds each process used over the day and over the verification (the load test
+# reads them from /proc), to show where the time goes; at the end, the load test's compare command sets every run's
+# figures side by side (.local/measure-<time>.md), the ceiling first.
 #
 #   loadtest/measure.sh                       all rows (about half an hour on 2 cores)
 #   STORES="32 64" TRANSIENT_STORES="" loadtest/measure.sh
@@ -44,56 +45,13 @@ SCALE_STORES=${SCALE_STORES:-256}
 OUT=$ROOT/.local/measure-$(date -u +%Y%m%d-%H%M%S).log
 mkdir -p "$ROOT/.local"
 
-# CPU ticks of each process of the system, by what it runs (under the AppHost its dashboard, DCP and the hosts
-# beside each project too), the kernel's own threads, and the whole machine. The load generator starts and ends
-# between two snapshots: its CPU is in the rest.
-cpu_snapshot() {
-  local pid cmd name
-  for stat in /proc/[0-9]*/stat; do
-    pid=${stat#/proc/}; pid=${pid%/stat}
-    cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || continue
-    case $cmd in
-      */net10.0/Supermarket.Api\ *) name=api ;;
-      */net10.0/Supermarket.PurchasesWriter\ *) name=writer ;;
-      */net10.0/Supermarket.SalesAggregator\ *) name=aggregator ;;
-      *Supermarket.Ceiling*) name=ceiling ;;
-      nginx:*) name=nginx ;;
-      *beam.smp*) name=rabbitmq ;;
-      *mariadbd*) name=mariadb ;;
-      *Aspire.Dashboard*) name=dashboard ;;
-      */dcp\ *) name=dcp ;;
-      */net10.0/Supermarket.AppHost*|*aspire\ run*|dotnet\ run\ *) name=apphost-and-run-hosts ;;
-      '') name=kernel-threads ;;
-      *) continue ;;
-    esac
-    awk -v n="$name" -v p="$pid" '{print n, p, $14 + $15}' "$stat" 2>/dev/null || true
-  done
-  awk '/^cpu / {print "machine", 0, $2 + $3 + $4 + $7 + $8}' /proc/stat
-}
-
-cpu_report() { # before-file after-file
-  local hz; hz=$(getconf CLK_TCK)
-  # A process counts only if it ran at both snapshots (by PID): one that ended before the second (a build, a worker
-  # thread of the kernel) would count negative; what it used is in the rest.
-  awk -v hz="$hz" 'NR == FNR {before[$1 " " $2] = $3; next} ($1 " " $2) in before {used[$1] += $3 - before[$1 " " $2]}
-    END {
-      line = "  CPU seconds:"
-      for (n in used) if (n != "machine") { others += used[n]; line = line sprintf(" %s %.1f,", n, used[n] / hz) }
-      others /= hz
-      total = used["machine"] / hz
-      printf "%s load generator and rest %.1f, machine %.1f\n", line, total - others, total
-    }' "$1" "$2"
-}
-
 REPORTS=() # every run's report folder, in order: the closing table compares them
 
 load() { # label, load test options...
   local label=$1; shift
-  local before after reports
-  before=$(mktemp); after=$(mktemp)
+  local reports
   reports=$ROOT/loadtest/reports/$(date -u +%Y%m%d-%H%M%S)-measure
   echo "== $label: $*" | tee -a "$OUT"
-  cpu_snapshot >"$before"
   local profiler=
   if [ -n "${PROFILE:-}" ]; then
     mkdir -p "$reports"
@@ -104,12 +62,12 @@ load() { # label, load test options...
   fi
   # A long wait for MySQL: on two cores the writer can trail the 201s by minutes, and a lag is not a loss.
   "$LOADTEST" --verify-timeout 600 --reports "$reports" --label "$label" "$@" >>"$OUT" 2>&1 || echo "  (the run exited non-zero)" | tee -a "$OUT"
-  cpu_snapshot >"$after"
   [ -z "$profiler" ] || wait "$profiler" || true
   echo "  reports: $reports" | tee -a "$OUT"
   REPORTS+=("$reports")
-  cpu_report "$before" "$after" | tee -a "$OUT"
-  rm -f "$before" "$after"
+  # The load test measures each process's CPU over the day and over its verification apart (ProcessCpu).
+  jq -r '.cpu // empty | ["day", "verification"][] as $phase | "  CPU seconds over the \($phase): " + (.[$phase] | to_entries | map("\(.key) \(.value * 10 | round / 10)") | join(", "))' \
+    "$reports/summary.json" 2>/dev/null | tee -a "$OUT" || true
 }
 
 # Restarts the system with the given settings (environment variables, then -- and run.sh topology options) for the

@@ -61,6 +61,7 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
         using var stopMonitor = new CancellationTokenSource();
         var monitoring = monitor.RunAsync(stopMonitor.Token);
         var reading = readers.RunAsync(stopMonitor.Token);
+        var cpuBefore = ProcessCpu.Snapshot();
         var watch = Stopwatch.StartNew();
         await day.RunAsync();
         var wallSeconds = watch.Elapsed.TotalSeconds;
@@ -85,8 +86,12 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
                 $"GET {figures.Question}: {figures.Asked:N0} asked, {figures.Failures:N0} not 200, p50 {figures.P50Ms:F2} ms, p99 {figures.P99Ms:F2} ms, max {figures.MaxMs:F2} ms"));
         }
 
+        var cpuCaughtUp = options.Verify ? null : ProcessCpu.Snapshot();
         var verified = !options.Verify || await verifier.VerifyAsync(storedBefore, ledgerBefore, successful, tally, history, untouched,
-            options.Retries ? (idsBefore, outcomes) : null);
+            options.Retries ? (idsBefore, outcomes) : null, caughtUp: () => cpuCaughtUp = ProcessCpu.Snapshot());
+        var cpu = new CpuFigures(cpuCaughtUp!.Since(cpuBefore), ProcessCpu.Snapshot().Since(cpuCaughtUp));
+        Console.WriteLine($"  CPU seconds over the day: {CpuFigures.Describe(cpu.Day)}");
+        Console.WriteLine($"  CPU seconds over the verification: {CpuFigures.Describe(cpu.Verification)}");
         var result = new RunResult
         {
             Label = options.Name,
@@ -117,6 +122,7 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
             Questions = questions,
             Published = published,
             Checks = verifier.Checks,
+            Cpu = cpu,
         };
         result = result with { Thresholds = [.. options.Thresholds.Select(threshold => threshold.Evaluate(result))] };
         if (result.EndToEndSeconds is { } endToEnd)

@@ -14,22 +14,27 @@ public sealed class StoredSales(string connectionString)
     private const string PurchaseLines =
         "purchases p, JSON_TABLE(p.items, '$[*]' COLUMNS (item_id INT PATH '$[0]', quantity INT PATH '$[1]')) AS l";
 
+    /// <summary>A run's purchases: those of stores 1..N dated one day (<see cref="RunParameters"/>). Each store is named:
+    /// on the index (store_id, purchase_date, ...) that is one range of the day's entries a store, where a range of
+    /// stores would read all of the stores between the first's day and the last's, their whole history (50 million
+    /// entries at 50 million purchases, twice a run).</summary>
+    public const string RunPurchases = "purchases WHERE store_id IN @stores AND purchase_date = @date";
+
+    public static object RunParameters(int stores, DateOnly date) =>
+        new { stores = Enumerable.Range(1, stores), date = date.ToDateTime(TimeOnly.MinValue) };
+
     /// <summary>Purchases stored for stores 1..<paramref name="stores"/> dated <paramref name="date"/>.</summary>
     public async Task<long> CountPurchasesAsync(int stores, DateOnly date)
     {
         await using var connection = new MySqlConnection(connectionString);
-        return await connection.ExecuteScalarAsync<long>(
-            "SELECT COUNT(*) FROM purchases WHERE store_id BETWEEN 1 AND @stores AND purchase_date = @date",
-            new { stores, date = date.ToDateTime(TimeOnly.MinValue) });
+        return await connection.ExecuteScalarAsync<long>($"SELECT COUNT(*) FROM {RunPurchases}", RunParameters(stores, date));
     }
 
     /// <summary>The ids of the purchases stored for stores 1..<paramref name="stores"/> dated <paramref name="date"/>.</summary>
     public async Task<HashSet<Guid>> PurchaseIdsAsync(int stores, DateOnly date)
     {
         await using var connection = new MySqlConnection(connectionString);
-        var keys = await connection.QueryAsync<byte[]>(
-            "SELECT id FROM purchases WHERE store_id BETWEEN 1 AND @stores AND purchase_date = @date",
-            new { stores, date = date.ToDateTime(TimeOnly.MinValue) });
+        var keys = await connection.QueryAsync<byte[]>($"SELECT id FROM {RunPurchases}", RunParameters(stores, date));
         return [.. keys.Select(PurchaseKeys.FromKey)];
     }
 

@@ -21,6 +21,9 @@ public sealed record RunFigure(string Name, string Description, string Unit, boo
         new("queue", "most purchases queued for the writer", "messages", false, result => result.MaxQueuedForWriter),
         new("per-message", "purchases per broker message (the first API)", "purchases", true, result => result.Published?.PurchasesPerMessage),
         new("single", "broker messages of one purchase (the first API)", "%", false, result => result.Published?.SinglePurchaseShare * 100),
+        new("db-cpu", "MariaDB's CPU a purchase over the day", "µs", false, result => result.DayCpuMicrosecondsPerPurchase("mariadb")),
+        new("writer-cpu", "the writers' CPU a purchase over the day", "µs", false, result => result.DayCpuMicrosecondsPerPurchase("writer")),
+        new("machine-cpu", "the machine's CPU a purchase over the day", "µs", false, result => result.DayCpuMicrosecondsPerPurchase(ProcessCpu.Machine)),
     ];
 
     public static RunFigure? Find(string name) => All.FirstOrDefault(figure => figure.Name.Equals(name, StringComparison.OrdinalIgnoreCase));
@@ -28,7 +31,7 @@ public sealed record RunFigure(string Name, string Description, string Unit, boo
     public string Format(double? value) => value switch
     {
         null => "-",
-        { } v when Unit is "ms" or "s" or "purchases" or "%" => v.ToString(v < 10 ? "F2" : "F1", CultureInfo.InvariantCulture) + " " + Unit,
+        { } v when Unit is "ms" or "s" or "µs" or "purchases" or "%" => v.ToString(v < 10 ? "F2" : "F1", CultureInfo.InvariantCulture) + " " + Unit,
         { } v => v.ToString("N0", CultureInfo.InvariantCulture) + " " + Unit,
     };
 }

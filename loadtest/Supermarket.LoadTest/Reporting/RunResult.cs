@@ -59,6 +59,14 @@ public sealed record RunResult
 
     public IReadOnlyList<ThresholdResult> Thresholds { get; init; } = [];
 
+    /// <summary>The CPU the system's processes used on this machine; null in summaries written before it was
+    /// measured.</summary>
+    public CpuFigures? Cpu { get; init; }
+
+    /// <summary>The CPU a process (a <see cref="ProcessCpu"/> name) used over the day, per purchase with a 201.</summary>
+    public double? DayCpuMicrosecondsPerPurchase(string process) =>
+        Cpu?.Day.TryGetValue(process, out var seconds) == true && Successful > 0 ? seconds * 1e6 / Successful : null;
+
     /// <summary>First POST until the last purchase was stored in MySQL and counted in the matrix: what a store
     /// manager waits for.</summary>
     public double? EndToEndSeconds => WallSeconds + CountedAfterLastResponseSeconds;
@@ -69,6 +77,16 @@ public sealed record RunResult
 
     public static RunResult Read(string path) =>
         JsonSerializer.Deserialize<RunResult>(File.ReadAllText(path), Json) ?? throw new InvalidDataException($"{path} holds no run.");
+}
+
+/// <summary>CPU seconds by process (<see cref="ProcessCpu"/>): over the day, from the first POST until every purchase
+/// was stored and counted (the sends' own end without a verification), and over the verification's checks after it,
+/// which read the whole history and so grow with it.</summary>
+public sealed record CpuFigures(IReadOnlyDictionary<string, double> Day, IReadOnlyDictionary<string, double> Verification)
+{
+    public static string Describe(IReadOnlyDictionary<string, double> seconds) => seconds.Count == 0
+        ? "not measured (no /proc)"
+        : string.Join(", ", seconds.Select(used => string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{used.Key} {used.Value:F1}")));
 }
 
 /// <summary>A retrying run's id checks and what the stores went through (the chaos run's table).</summary>

@@ -48,8 +48,10 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
 
     /// <param name="retried">When the run retried: the ids stored before it and what became of each purchase, for
     /// the id checks that replace the count check (a purchase retried after a 503 may have been stored already).</param>
+    /// <param name="caughtUp">Called once every purchase is stored and counted (or the wait gave up), before the
+    /// checks: the end of the day the run measures.</param>
     public async Task<bool> VerifyAsync(long storedBefore, long ledgerBefore, long successful, SalesTally tally, HistorySample history,
-        IReadOnlySet<int> untouched, (IReadOnlySet<Guid> StoredBefore, PurchaseOutcomes Outcomes)? retried)
+        IReadOnlySet<int> untouched, (IReadOnlySet<Guid> StoredBefore, PurchaseOutcomes Outcomes)? retried, Action? caughtUp = null)
     {
         Console.WriteLine();
         Console.WriteLine("Verification");
@@ -71,6 +73,7 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
         var lastEntry = await LedgerSeqAsync();
         var counted = await PollAsync(CountedThroughAsync, seq => seq >= lastEntry, progress: seq => seq);
         Lag = (stored, counted >= lastEntry ? watch.Elapsed.TotalSeconds : null);
+        caughtUp?.Invoke();
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"  lag after the last response: all stored in MySQL {Seconds(Lag.Stored)}, all counted in the matrix {Seconds(Lag.Counted)}"));
 

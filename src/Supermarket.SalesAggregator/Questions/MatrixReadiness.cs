@@ -90,9 +90,14 @@ public sealed class MatrixReadiness
 
     public void NothingMissing() => Volatile.Write(ref _waitingFor, 0);
 
+    /// <summary>From the process's start until the matrix was first whole: what a restart costs (issue #45 measures it
+    /// from the checkpoint and from the whole ledger).</summary>
+    public TimeSpan? StartTook { get; private set; }
+
     public void Complete(bool fromCheckpoint, long entriesRead)
     {
         (StartedFromCheckpoint, EntriesReadAtStart) = (fromCheckpoint, entriesRead);
+        StartTook ??= DateTime.Now - System.Diagnostics.Process.GetCurrentProcess().StartTime;
         Volatile.Read(ref _ready).TrySetResult();
     }
 

@@ -5,7 +5,8 @@ using Supermarket.SalesAggregator.Sharding;
 namespace Supermarket.SalesAggregator.Questions;
 
 /// <summary>Part of /health/ready: an aggregator still building its matrix would only let questions time out. Once
-/// ready, it says how the start went (from a checkpoint or the whole ledger, and how many entries it read), which is
+/// ready, it says how the start went (from a checkpoint or the whole ledger, how many entries it read and how long it
+/// took from the process's start), which is
 /// what shows a deployment's checkpoint survived a restart, and which shard it is (its items and memory). A ledger entry missing below one that can be read for
 /// longer than Aggregator:MissingEntryPatience makes it not ready, naming the entry: the answers stay exact up to the
 /// entry before it, but they stop moving.</summary>
@@ -25,6 +26,7 @@ public sealed class MatrixReadyCheck(MatrixReadiness readiness, SalesShard shard
             ["countedThrough"] = readiness.CountedThrough,
             ["startedFromCheckpoint"] = readiness.StartedFromCheckpoint,
             ["entriesReadAtStart"] = readiness.EntriesReadAtStart,
+            ["startSeconds"] = Math.Round(readiness.StartTook?.TotalSeconds ?? 0, 2),
             ["shard"] = $"{shard.Number} of {shard.Count}",
             ["items"] = shard.Items.ToString(),
             ["matrixBytes"] = shard.MatrixBytes,

@@ -1,0 +1,125 @@
+using System.Globalization;
+
+namespace Supermarket.LoadTest.Reporting;
+
+/// <summary>
+/// The CPU time each part of the system used on this machine, read from Linux's /proc: a snapshot before and after a
+/// phase of the run (the day, the verification), so a figure such as "MariaDB's CPU a purchase" counts the day alone
+/// and not the checks that read the whole history after it. Processes are named by what they run; the load generator
+/// is this process. Empty where there is no /proc (the system then runs elsewhere, or on another OS).
+/// </summary>
+public sealed class ProcessCpu
+{
+    /// <summary>Linux reports CPU time in clock ticks of USER_HZ, which its ABI fixes at 100 a second.</summary>
+    private const double TicksPerSecond = 100;
+
+    public const string Machine = "machine";
+    public const string LoadGenerator = "load generator";
+
+    private readonly Dictionary<(string Name, int Pid), long> _ticks;
+    private readonly long _machineTicks;
+    private readonly TimeSpan _loadGenerator;
+
+    private ProcessCpu(Dictionary<(string, int), long> ticks, long machineTicks, TimeSpan loadGenerator) =>
+        (_ticks, _machineTicks, _loadGenerator) = (ticks, machineTicks, loadGenerator);
+
+    public static ProcessCpu Snapshot(string proc = "/proc")
+    {
+        var ticks = new Dictionary<(string, int), long>();
+        if (!Directory.Exists(proc))
+        {
+            return new ProcessCpu(ticks, 0, TimeSpan.Zero);
+        }
+
+        foreach (var folder in Directory.EnumerateDirectories(proc))
+        {
+            if (!int.TryParse(Path.GetFileName(folder), NumberStyles.None, CultureInfo.InvariantCulture, out var pid))
+            {
+                continue;
+            }
+
+            try
+            {
+                var name = NameOf(File.ReadAllText(Path.Combine(folder, "cmdline")).Replace('\0', ' '));
+                if (name is not null && ProcessTicks(File.ReadAllText(Path.Combine(folder, "stat"))) is { } used)
+                {
+                    ticks[(name, pid)] = used;
+                }
+            }
+            catch (IOException)
+            {
+                // The process ended between the listing and the read: what it used is in the machine's total.
+            }
+            catch (UnauthorizedAccessException)
+            {
+            }
+        }
+
+        var machine = File.Exists(Path.Combine(proc, "stat")) ? MachineTicks(File.ReadAllText(Path.Combine(proc, "stat"))) : 0;
+        using var self = System.Diagnostics.Process.GetCurrentProcess();
+        return new ProcessCpu(ticks, machine, self.TotalProcessorTime);
+    }
+
+    /// <summary>CPU seconds each part used from <paramref name="before"/> to this snapshot, with the machine's total
+    /// and the load generator's. A process counts only if it ran at both snapshots (by PID): one that started or
+    /// ended between them (a build, a kernel worker) is in the machine's total only.</summary>
+    public IReadOnlyDictionary<string, double> Since(ProcessCpu before)
+    {
+        var used = new SortedDictionary<string, double>(StringComparer.Ordinal);
+        if (_machineTicks == 0)
+        {
+            return used;
+        }
+
+        foreach (var ((name, pid), ticks) in _ticks)
+        {
+            if (before._ticks.TryGetValue((name, pid), out var earlier))
+            {
+                used[name] = used.GetValueOrDefault(name) + ((ticks - earlier) / TicksPerSecond);
+            }
+        }
+
+        used[LoadGenerator] = (_loadGenerator - before._loadGenerator).TotalSeconds;
+        used[Machine] = (_machineTicks - before._machineTicks) / TicksPerSecond;
+        return used;
+    }
+
+    /// <summary>What a process is, from its command line; null for processes that are not the system's.</summary>
+    public static string? NameOf(string commandLine) => commandLine switch
+    {
+        "" => "kernel threads",
+        _ when commandLine.Contains("/Supermarket.Api ", StringComparison.Ordinal) => "api",
+        _ when commandLine.Contains("/Supermarket.PurchasesWriter ", StringComparison.Ordinal) => "writer",
+        _ when commandLine.Contains("/Supermarket.SalesAggregator ", StringComparison.Ordinal) => "aggregator",
+        _ when commandLine.Contains("Supermarket.Ceiling", StringComparison.Ordinal) => "ceiling",
+        _ when commandLine.Contains("Supermarket.AppHost", StringComparison.Ordinal) || commandLine.Contains("/aspire run ", StringComparison.Ordinal)
+            || (commandLine.StartsWith("dotnet run ", StringComparison.Ordinal) && commandLine.Contains("/src/Supermarket.", StringComparison.Ordinal))
+            => "apphost and run hosts",
+        _ when commandLine.StartsWith("nginx:", StringComparison.Ordinal) => "nginx",
+        _ when commandLine.Contains("beam.smp", StringComparison.Ordinal) => "rabbitmq",
+        _ when commandLine.Contains("mariadbd", StringComparison.Ordinal) => "mariadb",
+        _ when commandLine.Contains("Aspire.Dashboard", StringComparison.Ordinal) => "dashboard",
+        _ when commandLine.Contains("/dcp ", StringComparison.Ordinal) => "dcp",
+        _ => null,
+    };
+
+    /// <summary>utime + stime of a /proc/PID/stat line. The command name in parentheses may hold spaces and
+    /// parentheses, so the fields are counted from its closing one: utime and stime are the 12th and 13th after it.</summary>
+    public static long? ProcessTicks(string stat)
+    {
+        var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
+        return fields.Length > 12 && long.TryParse(fields[11], CultureInfo.InvariantCulture, out var user)
+            && long.TryParse(fields[12], CultureInfo.InvariantCulture, out var system)
+            ? user + system
+            : null;
+    }
+
+    /// <summary>The machine's busy ticks from /proc/stat's first line: user, nice, system, irq and softirq (not idle
+    /// nor iowait, which are waiting).</summary>
+    public static long MachineTicks(string stat)
+    {
+        var fields = stat.AsSpan(0, stat.IndexOf('\n') is var end and >= 0 ? end : stat.Length).ToString()
+            .Split(' ', StringSplitOptions.RemoveEmptyEntries);
+        return new[] { 1, 2, 3, 6, 7 }.Sum(i => long.Parse(fields[i], CultureInfo.InvariantCulture));
+    }
+}

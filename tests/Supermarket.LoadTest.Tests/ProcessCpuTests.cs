@@ -1,0 +1,64 @@
+using Supermarket.LoadTest.Reporting;
+
+namespace Supermarket.LoadTest.Tests;
+
+/// <summary>The CPU the system's processes use, from a /proc written by the test.</summary>
+public sealed class ProcessCpuTests : IDisposable
+{
+    private readonly string _proc = Directory.CreateTempSubdirectory("proc-").FullName;
+
+    [Theory]
+    [InlineData("mariadbd --defaults-file=/work/.local/mariadb/my.cnf --user=mysql ", "mariadb")]
+    [InlineData("/work/src/Supermarket.PurchasesWriter/bin/Release/net10.0/Supermarket.PurchasesWriter --urls http://127.0.0.1:9111 ", "writer")]
+    [InlineData("/work/src/Supermarket.Api/bin/Release/net10.0/Supermarket.Api --urls http://127.0.0.1:8080 ", "api")]
+    [InlineData("dotnet run --project /work/src/Supermarket.Api/Supermarket.Api.csproj --no-build ", "apphost and run hosts")]
+    [InlineData("/usr/lib/erlang/erts-13.1.5/bin/beam.smp -W w ", "rabbitmq")]
+    [InlineData("nginx: worker process ", "nginx")]
+    [InlineData("", "kernel threads")]
+    [InlineData("/usr/bin/bash ./run.sh ", null)]
+    public void A_process_is_named_by_what_it_runs(string commandLine, string? name) =>
+        Assert.Equal(name, ProcessCpu.NameOf(commandLine));
+
+    [Fact]
+    public void A_command_name_with_spaces_and_parentheses_does_not_shift_the_fields() =>
+        Assert.Equal(1234 + 56, ProcessCpu.ProcessTicks("42 (odd) name)) S 1 42 42 0 -1 4194560 100 0 0 0 1234 56 0 0 20 0 8 0 300 0 0"));
+
+    [Fact]
+    public void Each_part_counts_what_its_processes_used_between_two_snapshots()
+    {
+        Process(10, "mariadbd --user=mysql ", ticks: 500);
+        Process(11, "/x/net10.0/Supermarket.PurchasesWriter --urls a ", ticks: 100);
+        Process(12, "/x/net10.0/Supermarket.PurchasesWriter --urls b ", ticks: 100);
+        Machine(busyTicks: 10_000);
+        var before = ProcessCpu.Snapshot(_proc);
+
+        Process(10, "mariadbd --user=mysql ", ticks: 750);
+        Process(11, "/x/net10.0/Supermarket.PurchasesWriter --urls a ", ticks: 150);
+        Process(12, "/x/net10.0/Supermarket.PurchasesWriter --urls b ", ticks: 200);
+        Process(13, "/x/net10.0/Supermarket.PurchasesWriter --urls c ", ticks: 900); // started between the two: not counted
+        Machine(busyTicks: 12_000);
+        var used = ProcessCpu.Snapshot(_proc).Since(before);
+
+        Assert.Equal(2.5, used["mariadb"], 9);
+        Assert.Equal(1.5, used["writer"], 9);
+        Assert.Equal(20, used[ProcessCpu.Machine], 9);
+        Assert.True(used[ProcessCpu.LoadGenerator] >= 0);
+    }
+
+    [Fact]
+    public void Without_a_proc_nothing_is_measured() =>
+        Assert.Empty(ProcessCpu.Snapshot(Path.Combine(_proc, "absent")).Since(ProcessCpu.Snapshot(Path.Combine(_proc, "absent"))));
+
+    private void Process(int pid, string commandLine, long ticks)
+    {
+        var folder = Directory.CreateDirectory(Path.Combine(_proc, pid.ToString(System.Globalization.CultureInfo.InvariantCulture))).FullName;
+        File.WriteAllText(Path.Combine(folder, "cmdline"), commandLine.Replace(' ', '\0'));
+        File.WriteAllText(Path.Combine(folder, "stat"), $"{pid} (proc) S 1 1 1 0 -1 0 0 0 0 0 {ticks - 7} 7 0 0 20 0 1 0 1 0 0");
+    }
+
+    // user nice system idle iowait irq softirq: busy = user + nice + system + irq + softirq
+    private void Machine(long busyTicks) =>
+        File.WriteAllText(Path.Combine(_proc, "stat"), $"cpu  {busyTicks - 30} 10 10 99999 555 5 5 0 0 0\ncpu0 1 2 3 4 5 6 7 0 0 0\n");
+
+    public void Dispose() => Directory.Delete(_proc, recursive: true);
+}
