@@ -1,5 +1,6 @@
 using Supermarket.LoadTest.Live;
 using Supermarket.LoadTest.Reporting;
+using Supermarket.LoadTest.Scenario;
 
 namespace Supermarket.LoadTest.Tests;
 
@@ -44,6 +45,27 @@ public sealed class ReportTests
         Assert.Contains("| POST rate (rps) | 12,000 req/s | 9,000 req/s (0.75×) |", table);
         Assert.Contains("| p99 POST latency (p99) | 40.0 ms | 50.0 ms (1.25×) |", table);
         Assert.Equal(RunFigure.All.Count, RunFigure.All.Count(figure => table.Contains($"({figure.Name}) |", StringComparison.Ordinal)));
+    }
+
+    [Fact]
+    public void The_questions_figures_are_the_slower_kinds_p99_and_a_purchases_share_of_the_days_cpu()
+    {
+        var run = new RunResult
+        {
+            Successful = 2_000,
+            Questions =
+            [
+                new(DayReaders.StoreDay, 10, 0, 5, 40, 50), new(DayReaders.CustomerPurchases, 10, 0, 5, 60, 70),
+                new(DayReaders.TopItems, 10, 0, 5, 20, 30),
+            ],
+            Cpu = new CpuFigures(new Dictionary<string, double> { ["mariadb"] = 0.1 }, new Dictionary<string, double> { ["mariadb"] = 9 }),
+        };
+
+        Assert.Equal(60, RunFigure.Find("history-p99")!.Read(run));
+        Assert.Equal(20, RunFigure.Find("sales-p99")!.Read(run));
+        Assert.Equal(50, RunFigure.Find("db-cpu")!.Read(run)!.Value, 9);
+        Assert.Null(RunFigure.Find("writer-cpu")!.Read(run));
+        Assert.Null(RunFigure.Find("history-p99")!.Read(new RunResult()));
     }
 
     private static TimelineSample Sample(double seconds, long acknowledged) =>

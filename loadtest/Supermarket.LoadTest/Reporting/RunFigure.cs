@@ -1,4 +1,5 @@
 using System.Globalization;
+using Supermarket.LoadTest.Scenario;
 
 namespace Supermarket.LoadTest.Reporting;
 
@@ -21,6 +22,8 @@ public sealed record RunFigure(string Name, string Description, string Unit, boo
         new("queue", "most purchases queued for the writer", "messages", false, result => result.MaxQueuedForWriter),
         new("per-message", "purchases per broker message (the first API)", "purchases", true, result => result.Published?.PurchasesPerMessage),
         new("single", "broker messages of one purchase (the first API)", "%", false, result => result.Published?.SinglePurchaseShare * 100),
+        new("history-p99", "purchase history questions' p99, the slower kind", "ms", false, result => result.QuestionsP99Ms(DayReaders.StoreDay, DayReaders.CustomerPurchases)),
+        new("sales-p99", "sales questions' p99, the slower kind", "ms", false, result => result.QuestionsP99Ms(DayReaders.TopItems, DayReaders.TopStores)),
         new("db-cpu", "MariaDB's CPU a purchase over the day", "µs", false, result => result.DayCpuMicrosecondsPerPurchase("mariadb")),
         new("writer-cpu", "the writers' CPU a purchase over the day", "µs", false, result => result.DayCpuMicrosecondsPerPurchase("writer")),
         new("machine-cpu", "the machine's CPU a purchase over the day", "µs", false, result => result.DayCpuMicrosecondsPerPurchase(ProcessCpu.Machine)),

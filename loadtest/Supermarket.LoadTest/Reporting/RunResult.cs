@@ -63,6 +63,10 @@ public sealed record RunResult
     /// measured.</summary>
     public CpuFigures? Cpu { get; init; }
 
+    /// <summary>The highest p99 of the questions of these kinds asked while the day ran; null when none was asked.</summary>
+    public double? QuestionsP99Ms(params string[] kinds) =>
+        Questions.Where(question => kinds.Contains(question.Question)).Select(question => (double?)question.P99Ms).Max();
+
     /// <summary>The CPU a process (a <see cref="ProcessCpu"/> name) used over the day, per purchase with a 201.</summary>
     public double? DayCpuMicrosecondsPerPurchase(string process) =>
         Cpu?.Day.TryGetValue(process, out var seconds) == true && Successful > 0 ? seconds * 1e6 / Successful : null;

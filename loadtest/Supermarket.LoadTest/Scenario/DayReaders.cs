@@ -15,10 +15,10 @@ namespace Supermarket.LoadTest.Scenario;
 /// </summary>
 public sealed class DayReaders(HttpClient http, LoadOptions options)
 {
-    private const string StoreDay = "purchases at a store";
-    private const string CustomerPurchases = "purchases of a customer";
-    private const string TopItems = "top items at a store";
-    private const string TopStores = "top stores for an item";
+    public const string StoreDay = "purchases at a store";
+    public const string CustomerPurchases = "purchases of a customer";
+    public const string TopItems = "top items at a store";
+    public const string TopStores = "top stores for an item";
 
     private readonly ConcurrentBag<(string Question, double Milliseconds, int Status)> _answers = [];
 
