@@ -24,6 +24,12 @@
 #                                             a CPU profile of the whole box (perf, 199 Hz, wall-clock timestamps) over the
 #                                             first PROFILE_SECONDS (60) of each run, kept in its report folder with the
 #                                             services' PIDs; loadtest/profile-report.sh splits it by process and library
+#   QUIET=1 STORES="" TRANSIENT_STORES="" LOAD_ARGS="--history-queries-per-second 20" loadtest/measure.sh
+#                                             the questions beside a light load (256 stores, an eighth of a day's rate,
+#                                             an hour): their own latency, where the day's rows show a saturated box's
+#   START=1 STORES="" TRANSIENT_STORES="" loadtest/measure.sh
+#                                             the aggregator's start (one shard): from its checkpoint after a stop,
+#                                             then from the whole ledger (the checkpoint set aside, then removed)
 #   OVERLOAD=1 loadtest/measure.sh            the overload row: the writer paused (SIGSTOP) for OVERLOAD_PAUSE seconds
 #                                             (30) from OVERLOAD_AFTER (30) into an OVERLOAD_STORES (256) day, with a
 #                                             backlog limit of OVERLOAD_LIMIT_MB (16): 503s, not an unbounded queue
@@ -160,6 +166,37 @@ if [ -n "${OVERLOAD:-}" ]; then
     --stores "${OVERLOAD_STORES:-256}"
   wait "$pause"
   scripts/services.sh rabbit-delete-app-queues >>"$OUT" 2>&1
+fi
+
+if [ -n "${QUIET:-}" ]; then
+  system_up Broker__PersistentDelivery=true
+  # shellcheck disable=SC2086 # LOAD_ARGS is several words on purpose
+  load "quiet: an eighth of the day's rate, constant, 256 stores" --stores 256 --simulation Constant --rate 4 --hours 1 $LOAD_ARGS
+fi
+
+# The aggregator's start, as its /health/ready tells it: how long from its process's start, and what it read.
+aggregator_start() { # how it started
+  curl -fsS "$(aggregator_management)/health/ready" |
+    jq -c --arg how "$1" '{aggregator_start: $how} + (.checks["sales-matrix"].data | {startSeconds, startedFromCheckpoint, entriesReadAtStart})' | tee -a "$OUT"
+}
+aggregator_management() { resource sales-aggregator | jq -r '.urls[] | select(.name == "management") | .url'; }
+aggregator_restart() { # seconds to wait for it
+  aspire resource sales-aggregator stop >/dev/null
+  resource_wait sales-aggregator down 300
+  [ -z "${2:-}" ] || mv "$2" "$2.aside"
+  aspire resource sales-aggregator start >/dev/null
+  resource_wait sales-aggregator healthy "$1"
+}
+if [ -n "${START:-}" ]; then
+  system_up Broker__PersistentDelivery=true
+  # A stop saves a checkpoint (the aggregator does at every stop): the start reads the ledger after it, nothing more.
+  aggregator_restart 600
+  aggregator_start "from its checkpoint"
+  # Then without it: the whole ledger, as after a lost or damaged checkpoint. Once ready the aggregator saves a new one.
+  checkpoint=$(curl -fsS "$(aggregator_management)/about" | jq -r '.facts.salesShard.checkpoint')
+  aggregator_restart 3600 "$checkpoint"
+  aggregator_start "from the whole ledger"
+  rm -f "$checkpoint.aside"
 fi
 
 ./run.sh down >>"$OUT" 2>&1

@@ -46,6 +46,10 @@ public static class SalesAggregationSetup
     private static object SalesShardFacts(IServiceProvider services)
     {
         var shard = services.GetRequiredService<SalesShard>();
-        return new { shard.Number, shard.Count, Items = shard.Items.ToString(), shard.MatrixBytes, services.GetRequiredService<MatrixReadiness>().CountedThrough };
+        return new
+        {
+            shard.Number, shard.Count, Items = shard.Items.ToString(), shard.MatrixBytes, services.GetRequiredService<MatrixReadiness>().CountedThrough,
+            Checkpoint = services.GetRequiredService<SalesCheckpoint>().FilePath,
+        };
     }
 }
