@@ -182,10 +182,10 @@ aggregator_start() { # how it started
 }
 aggregator_management() { resource sales-aggregator | jq -r '.urls[] | select(.name == "management") | .url'; }
 aggregator_restart() { # seconds to wait for it
-  aspire resource sales-aggregator stop >/dev/null
+  aspire resource sales-aggregator stop >>"$OUT" 2>&1
   resource_wait sales-aggregator down 300
   [ -z "${2:-}" ] || mv "$2" "$2.aside"
-  aspire resource sales-aggregator start >/dev/null
+  aspire resource sales-aggregator start >>"$OUT" 2>&1
   resource_wait sales-aggregator healthy "$1"
 }
 if [ -n "${START:-}" ]; then

@@ -95,6 +95,16 @@ public sealed partial class ComposeFileTests
         Assert.Contains(Lines, line => line.Contains("GET /health/ready", StringComparison.Ordinal));
     }
 
+    [Fact]
+    public void MariaDB_runs_with_the_settings_file_the_AppHosts_server_includes()
+    {
+        var mount = Service("mariadb").Select(line => line.Trim()).Single(line => line.EndsWith(":/etc/mysql/conf.d/supermarket.cnf:ro", StringComparison.Ordinal));
+        var file = Path.GetFullPath(Path.Combine(ComposeFile.RepositoryRoot(), "docker", mount["- ".Length..].Split(':')[0]));
+
+        Assert.Equal(Path.Combine(ComposeFile.RepositoryRoot(), "src", "Supermarket.Database", "mariadb.cnf"), file);
+        Assert.Contains(File.ReadAllLines(file), line => line.StartsWith("innodb_buffer_pool_size=", StringComparison.Ordinal));
+    }
+
     private static string Setting(string name) =>
         Lines.Select(line => line.Trim()).Single(line => line.StartsWith($"{name}:", StringComparison.Ordinal)).Split(':', 2)[1].Trim().Trim('"');
 

@@ -68,21 +68,7 @@ public static class MariaDb
             port={port}
             bind-address=127.0.0.1
             skip-name-resolve
-            character-set-server=utf8mb4
-            collation-server=utf8mb4_general_ci
-            max_connections=200
-            # Sized for the history the load targets hold (ten A3 days, about 7 million purchases, some 2 GB with
-            # their indexes) so that inserts and the verification's reads stay in memory; a larger redo log spaces out
-            # the checkpoints that flush dirty pages under a sustained insert load. Commits stay durable (flush at
-            # each commit).
-            innodb_buffer_pool_size=4G
-            innodb_log_file_size=1G
-            innodb_flush_log_at_trx_commit=1
-            innodb_io_capacity=2000
-            # A restarted server reloads the pages it held at shutdown; MariaDB's default keeps only a quarter of
-            # them, and the first day after a restart then reads the secondary indexes of its history from disk
-            # (docs/performance.md).
-            innodb_buffer_pool_dump_pct=100
+            !include {Path.Combine(AppContext.BaseDirectory, "mariadb.cnf")}
 
             [client]
             socket={folder}/mysqld.sock
