@@ -40,7 +40,7 @@ public sealed class LoadCommandLine
     private readonly Option<double> _rate = Positive("--rate", "constant and ramp: purchases per store per second (the ramp's last rate)", Defaults.Rate);
     private readonly Option<double> _rampFrom = Positive("--ramp-from", "ramp: the first rate, purchases per store per second", Defaults.RampFrom);
     private readonly Option<int> _maxInFlight = AtLeast("--max-in-flight", "constant and ramp: cap on requests in flight; an arrival beyond it counts as dropped", Defaults.MaxInFlight, 1);
-    private readonly Option<int> _warmUp = AtLeast("--warm-up", "seconds at the start whose requests are sent and verified but left out of the rate and latencies",
+    private readonly Option<int> _warmUp = AtLeast("--warm-up", "seconds at the start whose requests are sent and verified but left out of the rate and latencies (and whose questions out of theirs)",
         (int)Defaults.WarmUp.TotalSeconds, 0);
 
     private readonly Option<Threshold[]> _thresholds = new("--threshold")

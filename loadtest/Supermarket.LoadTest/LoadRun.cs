@@ -79,7 +79,7 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
         var summary = RunSummary.From(options.Stores, [.. records.Where(r => r.StartMs >= warmUp * 1000)], wallSeconds - warmUp);
         Console.WriteLine();
         Console.Write(summary.ToText());
-        var questions = readers.Figures();
+        var questions = readers.Figures(warmUp);
         foreach (var figures in questions)
         {
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
