@@ -71,9 +71,10 @@ load() { # label, load test options...
   [ -z "$profiler" ] || wait "$profiler" || true
   echo "  reports: $reports" | tee -a "$OUT"
   REPORTS+=("$reports")
-  # The load test measures each process's CPU over the day and over its verification apart (ProcessCpu).
+  # The load test measures each process's CPU over the day and over its verification apart (ProcessCpu) and writes
+  # both into $OUT already: shown here only.
   jq -r '.cpu // empty | ["day", "verification"][] as $phase | "  CPU seconds over the \($phase): " + (.[$phase] | to_entries | map("\(.key) \(.value * 10 | round / 10)") | join(", "))' \
-    "$reports/summary.json" 2>/dev/null | tee -a "$OUT" || true
+    "$reports/summary.json" 2>/dev/null || true
 }
 
 # Restarts the system with the given settings (environment variables, then -- and run.sh topology options) for the
@@ -182,7 +183,7 @@ aggregator_start() { # how it started
     jq -c --arg how "$1" '{aggregator_start: $how} + (.checks["sales-matrix"].data | {startSeconds, startedFromCheckpoint, entriesReadAtStart})' | tee -a "$OUT"
 }
 aggregator_management() { resource sales-aggregator | jq -r '.urls[] | select(.name == "management") | .url'; }
-aggregator_restart() { # seconds to wait for it
+aggregator_restart() { # seconds to wait for it, [its checkpoint file, set aside while it is down]
   aspire resource sales-aggregator stop >>"$OUT" 2>&1
   resource_wait sales-aggregator down 300
   [ -z "${2:-}" ] || mv "$2" "$2.aside"
