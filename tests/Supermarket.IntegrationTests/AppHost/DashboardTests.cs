@@ -17,6 +17,8 @@ public sealed class DashboardTests(TestedAppHost appHost, ITestOutputHelper outp
     [Fact]
     public async Task The_dashboard_shows_every_resource_running_and_one_purchase_as_one_trace_from_the_api_to_the_writer()
     {
+        // The tests before this one stopped the broker and the database: the system has recovered from them.
+        await appHost.HealthyAsync();
         var dashboard = appHost.Dashboard;
         var processes = appHost.Resources();
         Assert.Contains(processes, resource => resource.Name == "purchases-writer");
