@@ -128,7 +128,8 @@ public sealed class LoadCommandLine
 
     public LoadCommandLine()
     {
-        var compare = new Command("compare", "print and write a side-by-side table of report folders' figures, each run after the first as a ratio of it")
+        var compare = new Command("compare", "print and write a side-by-side table of report folders' figures, each run after the first as a ratio of it; "
+            + "runs on databases of different sizes also as charts over the history each held (an .html beside the table)")
         {
             _folders, _out,
         };
@@ -189,6 +190,13 @@ public sealed class LoadCommandLine
         Console.Write(table);
         Console.WriteLine();
         Console.WriteLine($"Written to {output}");
+        if (RunComparison.Curve(folders) is { } curve)
+        {
+            var page = Path.ChangeExtension(output, ".html");
+            File.WriteAllText(page, curve);
+            Console.WriteLine($"The runs over stored history: {page}");
+        }
+
         return 0;
     }
 

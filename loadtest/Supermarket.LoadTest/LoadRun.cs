@@ -61,6 +61,8 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
         using var stopMonitor = new CancellationTokenSource();
         var monitoring = monitor.RunAsync(stopMonitor.Token);
         var reading = readers.RunAsync(stopMonitor.Token);
+        var database = options.Verify ? new StoredSales(options.Database) : null;
+        var poolBefore = database is null ? null : await BufferPoolPages.ReadAsync(database);
         var cpuBefore = ProcessCpu.Snapshot();
         var watch = Stopwatch.StartNew();
         await day.RunAsync();
@@ -87,11 +89,23 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
         }
 
         var cpuCaughtUp = options.Verify ? null : ProcessCpu.Snapshot();
+        BufferPoolPages? poolCaughtUp = null;
         var verified = !options.Verify || await verifier.VerifyAsync(storedBefore, ledgerBefore, successful, tally, history, untouched,
-            options.Retries ? (idsBefore, outcomes) : null, caughtUp: () => cpuCaughtUp = ProcessCpu.Snapshot());
+            options.Retries ? (idsBefore, outcomes) : null, caughtUp: async () =>
+            {
+                cpuCaughtUp = ProcessCpu.Snapshot();
+                poolCaughtUp = await BufferPoolPages.ReadAsync(database!);
+            });
         var cpu = new CpuFigures(cpuCaughtUp!.Since(cpuBefore), ProcessCpu.Snapshot().Since(cpuCaughtUp));
         Console.WriteLine($"  CPU seconds over the day: {CpuFigures.Describe(cpu.Day)}");
         Console.WriteLine($"  CPU seconds over the verification: {CpuFigures.Describe(cpu.Verification)}");
+        var dayPool = poolCaughtUp is not null && poolBefore is not null ? poolCaughtUp.Since(poolBefore) : null;
+        if (dayPool is not null)
+        {
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"  MariaDB's buffer pool over the day: {dayPool.ReadFromDisk:N0} pages read from disk, {dayPool.Requested:N0} asked of it, {dayPool.Written:N0} written"));
+        }
+
         var result = new RunResult
         {
             Label = options.Name,
@@ -123,6 +137,8 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
             Published = published,
             Checks = verifier.Checks,
             Cpu = cpu,
+            DayBufferPool = dayPool,
+            PurchasesStoredBefore = system.PurchasesStored,
         };
         result = result with { Thresholds = [.. options.Thresholds.Select(threshold => threshold.Evaluate(result))] };
         if (result.EndToEndSeconds is { } endToEnd)

@@ -1,3 +1,4 @@
+using System.Text.RegularExpressions;
 using Supermarket.LoadTest.Live;
 using Supermarket.LoadTest.Reporting;
 using Supermarket.LoadTest.Scenario;
@@ -48,7 +49,26 @@ public sealed class ReportTests
     }
 
     [Fact]
-    public void The_questions_figures_are_the_slower_kinds_p99_and_a_purchases_share_of_the_days_cpu()
+    public void Runs_on_databases_of_different_sizes_are_drawn_as_a_curve_over_the_history_each_held()
+    {
+        var ceiling = Folder(new RunResult { Label = "ceiling", Successful = 1_000, WallSeconds = 1, P99Ms = 5 });
+        var large = Folder(new RunResult { Label = "100 M", Successful = 1_000, WallSeconds = 10, P99Ms = 73.6, PurchasesStoredBefore = 100_200_000 });
+        var small = Folder(new RunResult { Label = "1.4 M", Successful = 1_000, WallSeconds = 10, P99Ms = 70.1, PurchasesStoredBefore = 1_400_000 });
+
+        var curve = RunComparison.Curve([ceiling, large, small]);
+
+        Assert.NotNull(curve);
+        Assert.Contains("million purchases stored before the run", curve);
+        // One point a run with a database, in the order of their history: the ceiling has none.
+        var points = Regex.Matches(curve, @"<title>p99: ([0-9.]+) ms at ([0-9.]+) million purchases</title>").Select(match => (match.Groups[1].Value, match.Groups[2].Value));
+        Assert.Equal([("70.1", "1.4"), ("73.6", "100.2")], points);
+        // A chart with nothing to draw is left out: these runs measured no CPU.
+        Assert.DoesNotContain("CPU a purchase over the day", curve);
+        Assert.Null(RunComparison.Curve([ceiling, small]));
+    }
+
+    [Fact]
+    public void The_questions_figures_are_the_slower_kinds_p99_and_a_purchases_share_of_the_days_cpu_and_pages()
     {
         var run = new RunResult
         {
@@ -59,12 +79,16 @@ public sealed class ReportTests
                 new(DayReaders.TopItems, 10, 0, 5, 20, 30),
             ],
             Cpu = new CpuFigures(new Dictionary<string, double> { ["mariadb"] = 0.1 }, new Dictionary<string, double> { ["mariadb"] = 9 }),
+            DayBufferPool = new BufferPoolPages(ReadFromDisk: 500, Requested: 100_000, Written: 3_000),
         };
 
         Assert.Equal(60, RunFigure.Find("history-p99")!.Read(run));
         Assert.Equal(20, RunFigure.Find("sales-p99")!.Read(run));
         Assert.Equal(50, RunFigure.Find("db-cpu")!.Read(run)!.Value, 9);
         Assert.Null(RunFigure.Find("writer-cpu")!.Read(run));
+        Assert.Equal(0.25, RunFigure.Find("db-reads")!.Read(run)!.Value, 9);
+        Assert.Equal(1.5, RunFigure.Find("db-writes")!.Read(run)!.Value, 9);
+        Assert.Null(RunFigure.Find("db-reads")!.Read(new RunResult { Successful = 2_000 }));
         Assert.Null(RunFigure.Find("history-p99")!.Read(new RunResult()));
     }
 

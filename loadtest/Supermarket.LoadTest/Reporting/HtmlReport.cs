@@ -14,7 +14,8 @@ namespace Supermarket.LoadTest.Reporting;
 /// </summary>
 public static class HtmlReport
 {
-    private const string Style = """
+    /// <summary>The look of every page the load test writes (this report, the compare command's curve).</summary>
+    internal const string Style = """
         body{font-family:system-ui,sans-serif;margin:2em auto;max-width:960px;color:#222}
         h1{margin-bottom:.2em} .sub{color:#666;margin-top:0}
         .cards{display:flex;flex-wrap:wrap;gap:.6em;margin:1em 0} .card{border:1px solid #ddd;border-radius:6px;padding:.5em .8em;min-width:120px}
@@ -28,7 +29,7 @@ public static class HtmlReport
         details{margin:.5em 0} pre{background:#f6f6f6;padding:1em;overflow:auto;font-size:.8em}
         """;
 
-    private static readonly string[] Palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"];
+    internal static readonly string[] Palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"];
 
     public static string Write(FinishedRun run)
     {

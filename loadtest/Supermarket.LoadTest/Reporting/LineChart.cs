@@ -5,14 +5,14 @@ using System.Text;
 
 namespace Supermarket.LoadTest.Reporting;
 
-/// <summary>A line of a chart: its name in the legend, its colour and its points (seconds, value).</summary>
+/// <summary>A line of a chart: its name in the legend, its colour and its points (x, value).</summary>
 public sealed record ChartSeries(string Name, string Color, IReadOnlyList<(double X, double Y)> Points);
 
 /// <summary>A moment marked across a chart, such as a time zone opening.</summary>
 public sealed record ChartMarker(double X, string Label);
 
 /// <summary>
-/// A line chart over the run's seconds, drawn as inline SVG: axes with ticks and units, a legend, dashed markers and a
+/// A line chart, over the run's seconds unless told otherwise, drawn as inline SVG: axes with ticks and units, a legend, dashed markers and a
 /// shaded warm-up. SVG rather than a JavaScript charting library because the report must open offline as one file
 /// and print, and because every point and label is then in the page's DOM, where the report's browser test finds
 /// them. Each point carries a tooltip with its value.
@@ -22,6 +22,9 @@ public sealed class LineChart(string title, string yAxis, IReadOnlyList<ChartSer
     private const double Width = 920, Height = 300, Left = 72, Right = 16, Top = 16, Bottom = 64;
 
     public IReadOnlyList<ChartMarker> Markers { get; init; } = [];
+
+    /// <summary>What the x axis counts, and its unit in a point's tooltip.</summary>
+    public (string Label, string Unit) XAxis { get; init; } = ("seconds since the first POST", "s");
 
     /// <summary>The warm-up's end, in seconds: shaded from zero.</summary>
     public double WarmUpSeconds { get; init; }
@@ -57,7 +60,7 @@ public sealed class LineChart(string title, string yAxis, IReadOnlyList<ChartSer
 
         svg.Append(Invariant($"<line class=\"axis\" x1=\"{Left}\" x2=\"{Left}\" y1=\"{Top}\" y2=\"{Height - Bottom}\"/>"))
             .Append(Invariant($"<line class=\"axis\" x1=\"{Left}\" x2=\"{Width - Right}\" y1=\"{Height - Bottom}\" y2=\"{Height - Bottom}\"/>"))
-            .Append(Invariant($"<text class=\"axis-label x\" x=\"{(Left + Width - Right) / 2}\" y=\"{Height - Bottom + 34}\">seconds since the first POST</text>"))
+            .Append(Invariant($"<text class=\"axis-label x\" x=\"{(Left + Width - Right) / 2}\" y=\"{Height - Bottom + 34}\">{Encode(XAxis.Label)}</text>"))
             .Append(Invariant($"<text class=\"axis-label y\" transform=\"translate(16 {(Top + Height - Bottom) / 2}) rotate(-90)\">{Encode(yAxis)}</text>"));
 
         foreach (var marker in Markers.Where(marker => marker.X <= xMax))
@@ -73,7 +76,7 @@ public sealed class LineChart(string title, string yAxis, IReadOnlyList<ChartSer
                 .Append(Invariant($"<polyline fill=\"none\" stroke=\"{line.Color}\" stroke-width=\"1.8\" points=\"{string.Join(' ', line.Points.Select(p => Invariant($"{X(p.X):F1},{Y(p.Y):F1}")))}\"/>"));
             foreach (var (x, y) in line.Points)
             {
-                svg.Append(Invariant($"<circle class=\"point\" cx=\"{X(x):F1}\" cy=\"{Y(y):F1}\" r=\"2\" fill=\"{line.Color}\"><title>{Encode(line.Name)}: {Format(y)} {Encode(yAxis)} at {x:F0} s</title></circle>"));
+                svg.Append(Invariant($"<circle class=\"point\" cx=\"{X(x):F1}\" cy=\"{Y(y):F1}\" r=\"2\" fill=\"{line.Color}\"><title>{Encode(line.Name)}: {Format(y)} {Encode(yAxis)} at {x.ToString("#,0.#", CultureInfo.InvariantCulture)} {Encode(XAxis.Unit)}</title></circle>"));
             }
 
             svg.Append("</g>")

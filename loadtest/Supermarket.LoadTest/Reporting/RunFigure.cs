@@ -27,6 +27,8 @@ public sealed record RunFigure(string Name, string Description, string Unit, boo
         new("db-cpu", "MariaDB's CPU a purchase over the day", "µs", false, result => result.DayCpuMicrosecondsPerPurchase("mariadb")),
         new("writer-cpu", "the writers' CPU a purchase over the day", "µs", false, result => result.DayCpuMicrosecondsPerPurchase("writer")),
         new("machine-cpu", "the machine's CPU a purchase over the day", "µs", false, result => result.DayCpuMicrosecondsPerPurchase(ProcessCpu.Machine)),
+        new("db-reads", "pages MariaDB read from disk a purchase over the day", "pages", false, result => result.DayPagesPerPurchase(pool => pool.ReadFromDisk)),
+        new("db-writes", "pages MariaDB wrote a purchase over the day", "pages", false, result => result.DayPagesPerPurchase(pool => pool.Written)),
     ];
 
     public static RunFigure? Find(string name) => All.FirstOrDefault(figure => figure.Name.Equals(name, StringComparison.OrdinalIgnoreCase));
@@ -34,7 +36,7 @@ public sealed record RunFigure(string Name, string Description, string Unit, boo
     public string Format(double? value) => value switch
     {
         null => "-",
-        { } v when Unit is "ms" or "s" or "µs" or "purchases" or "%" => v.ToString(v < 10 ? "F2" : "F1", CultureInfo.InvariantCulture) + " " + Unit,
+        { } v when Unit is "ms" or "s" or "µs" or "purchases" or "pages" or "%" => v.ToString(v < 10 ? "F2" : "F1", CultureInfo.InvariantCulture) + " " + Unit,
         { } v => v.ToString("N0", CultureInfo.InvariantCulture) + " " + Unit,
     };
 }

@@ -63,6 +63,15 @@ public sealed record RunResult
     /// measured.</summary>
     public CpuFigures? Cpu { get; init; }
 
+    /// <summary>MariaDB's buffer pool over the day (first POST to the last purchase stored and counted); null
+    /// without a database (--no-verify) and in summaries written before it was measured.</summary>
+    public BufferPoolPages? DayBufferPool { get; init; }
+
+    /// <summary>The purchases the database held before the run (the sales ledger's count): where the run stands on
+    /// the curve over history that <see cref="RunComparison.Curve"/> draws. Null without a database (--no-verify) and
+    /// in summaries written before it was recorded.</summary>
+    public long? PurchasesStoredBefore { get; init; }
+
     /// <summary>The highest p99 of the questions of these kinds asked while the day ran; null when none was asked.</summary>
     public double? QuestionsP99Ms(params string[] kinds) =>
         Questions.Where(question => kinds.Contains(question.Question)).Select(question => (double?)question.P99Ms).Max();
@@ -70,6 +79,11 @@ public sealed record RunResult
     /// <summary>The CPU a process (a <see cref="ProcessCpu"/> name) used over the day, per purchase with a 201.</summary>
     public double? DayCpuMicrosecondsPerPurchase(string process) =>
         Cpu?.Day.TryGetValue(process, out var seconds) == true && Successful > 0 ? seconds * 1e6 / Successful : null;
+
+    /// <summary>Pages of MariaDB's buffer pool a purchase with a 201 over the day, as <paramref name="pages"/> picks
+    /// them.</summary>
+    public double? DayPagesPerPurchase(Func<BufferPoolPages, long> pages) =>
+        DayBufferPool is { } pool && Successful > 0 ? (double)pages(pool) / Successful : null;
 
     /// <summary>First POST until the last purchase was stored in MySQL and counted in the matrix: what a store
     /// manager waits for.</summary>

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
+using System.Text.Json.Serialization;
 using MySqlConnector;
 using Supermarket.Database.LoadTest;
 using Supermarket.LoadTest.Live;
@@ -14,6 +15,10 @@ namespace Supermarket.LoadTest.Reporting;
 /// </summary>
 public sealed record SystemUnderTest(IReadOnlyList<SettingsGroup> Groups)
 {
+    /// <summary>The purchases the database held before the run; null when it was not read.</summary>
+    [JsonIgnore]
+    public long? PurchasesStored { get; private init; }
+
     public static async Task<SystemUnderTest> ReadAsync(LoadOptions options)
     {
         List<SettingsGroup> groups = [];
@@ -24,12 +29,14 @@ public sealed record SystemUnderTest(IReadOnlyList<SettingsGroup> Groups)
         }
 
         groups.Add(await BrokerAsync(options));
-        if (options.Verify)
+        if (!options.Verify)
         {
-            groups.Add(await DatabaseAsync(options));
+            return new SystemUnderTest(groups);
         }
 
-        return new SystemUnderTest(groups);
+        var (database, stored) = await DatabaseAsync(options);
+        groups.Add(database);
+        return new SystemUnderTest(groups) { PurchasesStored = stored };
     }
 
     public void Write(string path) => File.WriteAllText(path, JsonSerializer.Serialize(this, RunResult.Json));
@@ -89,24 +96,24 @@ public sealed record SystemUnderTest(IReadOnlyList<SettingsGroup> Groups)
         }
     }
 
-    private static async Task<SettingsGroup> DatabaseAsync(LoadOptions options)
+    private static async Task<(SettingsGroup Group, long? Stored)> DatabaseAsync(LoadOptions options)
     {
         try
         {
             var stored = new StoredSales(options.Database);
             var facts = await stored.ServerAsync();
             var history = await stored.PurchasesStoredAfterAsync(seq: 0);
-            return new SettingsGroup("MariaDB",
+            return (new SettingsGroup("MariaDB",
             [
                 new("version", facts.Version),
                 new("innodb_buffer_pool_size", string.Create(CultureInfo.InvariantCulture, $"{facts.BufferPoolBytes / (1024 * 1024):N0} MiB")),
                 new("innodb_flush_log_at_trx_commit", facts.FlushLogAtCommit.ToString(CultureInfo.InvariantCulture)),
                 new("purchases stored before the run", history.ToString("N0", CultureInfo.InvariantCulture)),
-            ]);
+            ]), history);
         }
         catch (MySqlException exception)
         {
-            return new SettingsGroup("MariaDB", [new Setting("connection", $"failed ({exception.Message})")]);
+            return (new SettingsGroup("MariaDB", [new Setting("connection", $"failed ({exception.Message})")]), null);
         }
     }
 }

@@ -51,7 +51,7 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
     /// <param name="caughtUp">Called once every purchase is stored and counted (or the wait gave up), before the
     /// checks: the end of the day the run measures.</param>
     public async Task<bool> VerifyAsync(long storedBefore, long ledgerBefore, long successful, SalesTally tally, HistorySample history,
-        IReadOnlySet<int> untouched, (IReadOnlySet<Guid> StoredBefore, PurchaseOutcomes Outcomes)? retried, Action? caughtUp = null)
+        IReadOnlySet<int> untouched, (IReadOnlySet<Guid> StoredBefore, PurchaseOutcomes Outcomes)? retried, Func<Task>? caughtUp = null)
     {
         Console.WriteLine();
         Console.WriteLine("Verification");
@@ -73,7 +73,11 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
         var lastEntry = await LedgerSeqAsync();
         var counted = await PollAsync(CountedThroughAsync, seq => seq >= lastEntry, progress: seq => seq);
         Lag = (stored, counted >= lastEntry ? watch.Elapsed.TotalSeconds : null);
-        caughtUp?.Invoke();
+        if (caughtUp is not null)
+        {
+            await caughtUp();
+        }
+
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"  lag after the last response: all stored in MySQL {Seconds(Lag.Stored)}, all counted in the matrix {Seconds(Lag.Counted)}"));
 

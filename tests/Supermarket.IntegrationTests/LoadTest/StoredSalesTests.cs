@@ -40,4 +40,18 @@ public sealed class StoredSalesTests
         var rowsRead = plan!["query_block"]!["nested_loop"]![0]!["table"]!["r_rows"]!.GetValue<double>();
         Assert.Equal(Tiny.TotalPurchases, (long)rowsRead);
     }
+
+    [Fact]
+    public async Task The_buffer_pools_counters_count_what_a_question_asks_of_it()
+    {
+        await TestDatabase.CreateMigratedAsync(Database);
+        var stored = new StoredSales(TestSettings.ConnectionString(Database));
+        var before = await stored.BufferPoolCountersAsync();
+
+        await stored.CountPurchasesAsync(Tiny.Stores, new DateOnly(2018, 3, 9));
+        var after = await stored.BufferPoolCountersAsync();
+
+        Assert.True(after.PagesRequested > before.PagesRequested, $"pages asked of the pool: {before.PagesRequested} then {after.PagesRequested}");
+        Assert.True(after.PagesRead >= before.PagesRead && after.PagesWritten >= before.PagesWritten);
+    }
 }
