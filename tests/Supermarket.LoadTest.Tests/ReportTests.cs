@@ -86,8 +86,8 @@ public sealed class ReportTests
         Assert.Equal(20, RunFigure.Find("sales-p99")!.Read(run));
         Assert.Equal(50, RunFigure.Find("db-cpu")!.Read(run)!.Value, 9);
         Assert.Null(RunFigure.Find("writer-cpu")!.Read(run));
-        Assert.Equal(0.25, RunFigure.Find("db-reads")!.Read(run)!.Value, 9);
-        Assert.Equal(1.5, RunFigure.Find("db-writes")!.Read(run)!.Value, 9);
+        Assert.Equal(250, RunFigure.Find("db-reads")!.Read(run)!.Value, 9);
+        Assert.Equal(1_500, RunFigure.Find("db-writes")!.Read(run)!.Value, 9);
         Assert.Null(RunFigure.Find("db-reads")!.Read(new RunResult { Successful = 2_000 }));
         Assert.Null(RunFigure.Find("history-p99")!.Read(new RunResult()));
     }

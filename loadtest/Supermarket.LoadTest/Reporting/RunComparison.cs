@@ -45,7 +45,7 @@ public static class RunComparison
         ("End to end: first POST → last purchase stored and counted", ["e2e"]),
         ("p99 latencies: the POSTs, the slower purchase history question, the slower sales question", ["p99", "history-p99", "sales-p99"]),
         ("CPU a purchase over the day: MariaDB, the writers, the whole machine", ["db-cpu", "writer-cpu", "machine-cpu"]),
-        ("MariaDB's buffer pool: pages read from disk and written a purchase over the day", ["db-reads", "db-writes"]),
+        ("MariaDB's buffer pool: pages read from disk and written per 1,000 purchases over the day", ["db-reads", "db-writes"]),
     ];
 
     /// <summary>

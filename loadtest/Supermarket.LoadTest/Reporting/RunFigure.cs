@@ -27,8 +27,8 @@ public sealed record RunFigure(string Name, string Description, string Unit, boo
         new("db-cpu", "MariaDB's CPU a purchase over the day", "µs", false, result => result.DayCpuMicrosecondsPerPurchase("mariadb")),
         new("writer-cpu", "the writers' CPU a purchase over the day", "µs", false, result => result.DayCpuMicrosecondsPerPurchase("writer")),
         new("machine-cpu", "the machine's CPU a purchase over the day", "µs", false, result => result.DayCpuMicrosecondsPerPurchase(ProcessCpu.Machine)),
-        new("db-reads", "pages MariaDB read from disk a purchase over the day", "pages", false, result => result.DayPagesPerPurchase(pool => pool.ReadFromDisk)),
-        new("db-writes", "pages MariaDB wrote a purchase over the day", "pages", false, result => result.DayPagesPerPurchase(pool => pool.Written)),
+        new("db-reads", "pages MariaDB read from disk per 1,000 purchases over the day", "pages", false, result => result.DayPagesPerPurchase(pool => pool.ReadFromDisk) * 1000),
+        new("db-writes", "pages MariaDB wrote per 1,000 purchases over the day", "pages", false, result => result.DayPagesPerPurchase(pool => pool.Written) * 1000),
     ];
 
     public static RunFigure? Find(string name) => All.FirstOrDefault(figure => figure.Name.Equals(name, StringComparison.OrdinalIgnoreCase));
