@@ -52,7 +52,8 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
         var history = new HistorySample(sampled[0]);
         var outcomes = new PurchaseOutcomes();
         var day = new ChainDay(options, new PurchaseSender(http, log, tally, history, options, outcomes));
-        var monitor = new LiveMonitor(options, log, queues, options.Verify ? new StorageProgress(new StoredSales(options.Database), http, ledgerBefore) : null, day.Zones);
+        var database = options.Verify ? new StoredSales(options.Database) : null;
+        var monitor = new LiveMonitor(options, log, queues, database is null ? null : new StorageProgress(database, http, ledgerBefore), day.Zones);
         var startedAt = DateTimeOffset.UtcNow;
 
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
@@ -61,7 +62,6 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
         using var stopMonitor = new CancellationTokenSource();
         var monitoring = monitor.RunAsync(stopMonitor.Token);
         var reading = readers.RunAsync(stopMonitor.Token);
-        var database = options.Verify ? new StoredSales(options.Database) : null;
         var poolBefore = database is null ? null : await BufferPoolPages.ReadAsync(database);
         var cpuBefore = ProcessCpu.Snapshot();
         var watch = Stopwatch.StartNew();

@@ -12,8 +12,8 @@ public sealed record ChartSeries(string Name, string Color, IReadOnlyList<(doubl
 public sealed record ChartMarker(double X, string Label);
 
 /// <summary>
-/// A line chart, over the run's seconds unless told otherwise, drawn as inline SVG: axes with ticks and units, a legend, dashed markers and a
-/// shaded warm-up. SVG rather than a JavaScript charting library because the report must open offline as one file
+/// A line chart, over the run's seconds unless told otherwise, drawn as inline SVG: axes with ticks and units, a
+/// legend, dashed markers and a shaded warm-up. SVG rather than a JavaScript charting library because the report must open offline as one file
 /// and print, and because every point and label is then in the page's DOM, where the report's browser test finds
 /// them. Each point carries a tooltip with its value.
 /// </summary>
