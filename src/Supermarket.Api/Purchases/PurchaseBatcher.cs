@@ -31,9 +31,12 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
     /// is recorded later, and a client without an Idempotency-Key can retry without recording it twice. A batch's
     /// publish is bounded by the latest deadline among its purchases: a request whose deadline is near never cuts short
     /// the publish of the others in its group, which would answer them 503 with time left (and, had the frame left,
-    /// store them anyway). Each request waits for its own deadline only, also when the publish overruns it (MassTransit
-    /// does not give up a publish on a blocked connection when told), and then answers 503 as for any publish whose
-    /// confirm did not come in time.</remarks>
+    /// store them anyway). So a request whose purchase a group took answers with its group, past its own deadline if
+    /// need be: never 503 for a purchase its group then had confirmed (#57). The group answers all its requests by its
+    /// latest deadline, at most Ingest:RequestDeadline after the last of them began (the proxy's read timeout allows
+    /// it), also when its publish overruns that (MassTransit does not give up a publish on a blocked connection when
+    /// told): then every request of the group answers 503, as for any publish whose confirm did not come in
+    /// time.</remarks>
     public async Task<bool> SubmitAsync(PurchaseRecorded purchase, RequestDeadline deadline)
     {
         var pending = new Pending(purchase, deadline.At);
@@ -50,7 +53,8 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
         {
             var withdrawn = pending.TryWithdraw();
             deadline.RequestAborted.ThrowIfCancellationRequested();
-            return !withdrawn && pending.Confirmed.Task.IsCompletedSuccessfully && pending.Confirmed.Task.Result;
+            // Taken: its group answers it, by the group's latest deadline (PublishAsync).
+            return !withdrawn && await pending.Confirmed.Task.WaitAsync(deadline.RequestAborted);
         }
     }
 
@@ -114,8 +118,10 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
                     }
                 }
             }
-            catch (OperationCanceledException) when (!stoppingToken.IsCancellationRequested)
+            catch (OperationCanceledException)
             {
+                // The linger is over; or the API is stopping, and what was taken is published (or refused) all the same,
+                // since its requests wait for their group's answer.
             }
         }
 
@@ -125,18 +131,19 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
     private async Task PublishAsync(List<Pending> batch, SemaphoreSlim slots)
     {
         using var span = IngestTracing.StartBatch(batch.Select(p => p.Caller));
+        var within = RequestDeadline.Until(batch.Max(pending => pending.Deadline));
+        var publishing = PublishWithinAsync(batch, within);
         try
         {
-            var within = RequestDeadline.Until(batch.Max(pending => pending.Deadline));
-            var confirmed = await publisher.PublishAsync(new PurchaseBatchRecorded([.. batch.Select(p => p.Purchase)]), within, CancellationToken.None);
+            // Answered by the group's deadline even if the publish overruns it; its slot stays taken until it ends.
+            var confirmed = await publishing.WaitAsync(within);
             foreach (var pending in batch)
             {
                 pending.Confirmed.TrySetResult(confirmed);
             }
         }
-        catch (Exception exception)
+        catch (TimeoutException)
         {
-            logger.LogError(exception, "Publishing a batch of {Count} purchases failed", batch.Count);
             foreach (var pending in batch)
             {
                 pending.Confirmed.TrySetResult(false);
@@ -144,7 +151,21 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
         }
         finally
         {
+            await publishing;
             slots.Release();
+        }
+    }
+
+    private async Task<bool> PublishWithinAsync(List<Pending> batch, TimeSpan within)
+    {
+        try
+        {
+            return await publisher.PublishAsync(new PurchaseBatchRecorded([.. batch.Select(p => p.Purchase)]), within, CancellationToken.None);
+        }
+        catch (Exception exception)
+        {
+            logger.LogError(exception, "Publishing a batch of {Count} purchases failed", batch.Count);
+            return false;
         }
     }
 

@@ -121,9 +121,54 @@ public sealed class PurchaseBatcherTests
         var patientConfirmed = batcher.SubmitAsync(patient, deadline);
         await batcher.StartAsync(CancellationToken.None);
 
-        Assert.False(await hurriedConfirmed);
         Assert.True(await patientConfirmed);
         Assert.Equal([[hurried.PurchaseId, patient.PurchaseId]], await harness.PublishedAsync());
+        // Published and confirmed with its group: a 503 for it would have a till without an Idempotency-Key send it
+        // again, and store it twice (#57).
+        Assert.True(await hurriedConfirmed);
+        await batcher.StopAsync(CancellationToken.None);
+    }
+
+    [Fact]
+    public async Task A_purchase_taken_into_a_group_answers_with_its_group_even_after_its_own_deadline()
+    {
+        var confirms = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        await using var harness = IngestHarness.Create(publish => publish.UseExecuteAsync(_ => confirms.Task));
+        await harness.Bus.Start();
+        var batcher = harness.Batcher(new IngestOptions());
+        var (hurried, patient) = (IngestHarness.Purchase(), IngestHarness.Purchase());
+        using var nearDeadline = new RequestDeadline(TimeSpan.FromMilliseconds(300), CancellationToken.None);
+        using var deadline = new RequestDeadline(LongDeadline, CancellationToken.None);
+        var hurriedConfirmed = batcher.SubmitAsync(hurried, nearDeadline);
+        var patientConfirmed = batcher.SubmitAsync(patient, deadline);
+        await batcher.StartAsync(CancellationToken.None);
+
+        // Its own deadline has passed and its group is still being published: it waits for the group's outcome.
+        await Task.Delay(TimeSpan.FromMilliseconds(600));
+        Assert.False(hurriedConfirmed.IsCompleted);
+        confirms.SetResult();
+
+        Assert.True(await hurriedConfirmed);
+        Assert.True(await patientConfirmed);
+        await batcher.StopAsync(CancellationToken.None);
+    }
+
+    [Fact]
+    public async Task A_group_whose_publish_outlasts_every_deadline_in_it_answers_all_of_them_alike()
+    {
+        // A publish that ignores its cancellation, as MassTransit's does on a blocked connection.
+        var confirms = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        await using var harness = IngestHarness.Create(publish => publish.UseExecuteAsync(_ => confirms.Task));
+        await harness.Bus.Start();
+        var batcher = harness.Batcher(new IngestOptions());
+        using var first = new RequestDeadline(TimeSpan.FromMilliseconds(200), CancellationToken.None);
+        using var last = new RequestDeadline(TimeSpan.FromMilliseconds(500), CancellationToken.None);
+        var answers = new[] { batcher.SubmitAsync(IngestHarness.Purchase(), first), batcher.SubmitAsync(IngestHarness.Purchase(), last) };
+        await batcher.StartAsync(CancellationToken.None);
+
+        // Bounded by the group's latest deadline: neither waits for a confirm that does not come.
+        Assert.All(await Task.WhenAll(answers).WaitAsync(TimeSpan.FromSeconds(10)), Assert.False);
+        confirms.SetResult();
         await batcher.StopAsync(CancellationToken.None);
     }
 }
