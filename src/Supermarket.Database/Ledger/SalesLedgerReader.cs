@@ -6,12 +6,24 @@ namespace Supermarket.Database.Ledger;
 
 /// <summary>
 /// Reads the Purchases writer's sales ledger: the aggregator's whole view of the writer's database, and read-only
-/// (README, "Guarantees": the contract between the two).
+/// (README, "Guarantees": the contract between the two). Its one reader, the feed, reads at the questions' rate while
+/// they are asked (a question waits for a read begun after it arrived), so a read is one prepared statement on a
+/// connection kept open between reads, not a pooled connection's reset and two statements.
 /// </summary>
 /// <param name="pageSize">Entries a read returns at most (the aggregator's Aggregator:LedgerPageSize).</param>
-public sealed class SalesLedgerReader(IOptions<DatabaseOptions> options, int pageSize) : ISalesLedger
+public sealed class SalesLedgerReader(IOptions<DatabaseOptions> options, int pageSize) : ISalesLedger, IAsyncDisposable
 {
+    /// <summary>The entry read from and the page after it, in one statement: one read view, so a restore cannot fall
+    /// between the two (InnoDB gives a statement one snapshot). The entry read from comes without its sales.</summary>
+    private const string ReadFromSql = """
+        (SELECT seq, stored_at, 0, NULL FROM sales_ledger WHERE seq = @seq)
+        UNION ALL
+        (SELECT seq, stored_at, purchases, sales FROM sales_ledger WHERE seq > @seq ORDER BY seq LIMIT @page)
+        """;
+
     private readonly string _connectionString = options.Value.PooledConnectionString();
+    private MySqlConnection? _connection;
+    private MySqlCommand? _readFrom;
 
     public async Task<LedgerIdentity> IdentityAsync(CancellationToken cancellationToken)
     {
@@ -21,21 +33,73 @@ public sealed class SalesLedgerReader(IOptions<DatabaseOptions> options, int pag
         return new LedgerIdentity(new Guid(id), (long)gaplessAfter);
     }
 
-    public async Task<DateTime?> StoredAtAsync(long seq, CancellationToken cancellationToken)
+    public async Task<LedgerRead> ReadFromAsync(long seq, CancellationToken cancellationToken)
     {
-        await using var connection = new MySqlConnection(_connectionString);
-        return await connection.QuerySingleOrDefaultAsync<DateTime?>(new CommandDefinition(
-            "SELECT stored_at FROM sales_ledger WHERE seq = @seq", new { seq }, cancellationToken: cancellationToken));
+        try
+        {
+            var command = await ReadFromCommandAsync(cancellationToken);
+            command.Parameters[0].Value = seq;
+            DateTime? storedAt = null;
+            var after = new List<LedgerEntry>();
+            await using (var rows = await command.ExecuteReaderAsync(cancellationToken))
+            {
+                while (await rows.ReadAsync(cancellationToken))
+                {
+                    var rowSeq = rows.GetUInt64(0);
+                    if ((long)rowSeq == seq)
+                    {
+                        storedAt = rows.GetDateTime(1);
+                        continue;
+                    }
+
+                    after.Add(new LedgerEntry(rowSeq, rows.GetDateTime(1), rows.GetInt32(2), (byte[])rows.GetValue(3)));
+                }
+            }
+
+            // UNION ALL keeps each part's order in practice, but promises none.
+            after.Sort((a, b) => a.Seq.CompareTo(b.Seq));
+            return new LedgerRead(storedAt, after);
+        }
+        catch (Exception)
+        {
+            // The database restarted or the connection broke: the next read opens a new one.
+            await DropConnectionAsync();
+            throw;
+        }
     }
 
-    public async Task<IReadOnlyList<LedgerEntry>> ReadAfterAsync(long seq, CancellationToken cancellationToken)
+    private async Task<MySqlCommand> ReadFromCommandAsync(CancellationToken cancellationToken)
     {
-        await using var connection = new MySqlConnection(_connectionString);
-        var entries = await connection.QueryAsync<LedgerEntry>(new CommandDefinition(
-            "SELECT seq, stored_at AS storedAt, purchases, sales FROM sales_ledger WHERE seq > @seq ORDER BY seq LIMIT @page",
-            new { seq, page = pageSize }, cancellationToken: cancellationToken));
-        return entries.AsList();
+        if (_readFrom is { } prepared)
+        {
+            return prepared;
+        }
+
+        _connection = new MySqlConnection(_connectionString);
+        await _connection.OpenAsync(cancellationToken);
+        var command = new MySqlCommand(ReadFromSql, _connection);
+        command.Parameters.Add("@seq", MySqlDbType.Int64);
+        command.Parameters.AddWithValue("@page", pageSize);
+        await command.PrepareAsync(cancellationToken);
+        return _readFrom = command;
     }
+
+    private async Task DropConnectionAsync()
+    {
+        if (_readFrom is { } command)
+        {
+            await command.DisposeAsync();
+        }
+
+        if (_connection is { } connection)
+        {
+            await connection.DisposeAsync();
+        }
+
+        (_readFrom, _connection) = (null, null);
+    }
+
+    public ValueTask DisposeAsync() => new(DropConnectionAsync());
 }
 
 /// <summary>One row of the sales ledger: the sales of the purchases one writer transaction stored.</summary>

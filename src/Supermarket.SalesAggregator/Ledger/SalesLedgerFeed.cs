@@ -45,15 +45,18 @@ public sealed class SalesLedgerFeed(
         while (!stoppingToken.IsCancellationRequested)
         {
             bool caughtUp;
-            var read = readiness.BeginRead();
+            var readNumber = readiness.BeginRead();
             try
             {
-                if (_position.Seq > 0 && await ledger.StoredAtAsync(_position.Seq, stoppingToken) is var counted && counted != _position.StoredAt)
+                // The entry counted last and what follows it, as of one moment: a restore cannot fall between them.
+                var read = await ledger.ReadFromAsync(_position.Seq, stoppingToken);
+                if (_position.Seq > 0 && read.StoredAt != _position.StoredAt)
                 {
-                    await RebuildAsync(counted, stoppingToken);
+                    await RebuildAsync(read.StoredAt, stoppingToken);
+                    read = await ledger.ReadFromAsync(_position.Seq, stoppingToken);
                 }
 
-                var entries = await ledger.ReadAfterAsync(_position.Seq, stoppingToken);
+                var entries = read.After;
                 var applied = Apply(entries);
                 _entriesRead += applied;
                 caughtUp = applied < entries.Count || entries.Count < _options.LedgerPageSize;
@@ -74,6 +77,12 @@ public sealed class SalesLedgerFeed(
                     _entriesRead, (long)Stopwatch.GetElapsedTime(_started).TotalMilliseconds);
             }
 
+            if (caughtUp)
+            {
+                // Before a checkpoint's copy: the questions waiting for this read are answered while it copies.
+                readiness.CaughtUp(readNumber);
+            }
+
             if (caughtUp && readiness.WaitingFor is null && Stopwatch.GetElapsedTime(_lastCheckpoint) >= _options.CheckpointInterval)
             {
                 StartCheckpoint();
@@ -81,7 +90,6 @@ public sealed class SalesLedgerFeed(
 
             if (caughtUp)
             {
-                readiness.CaughtUp(read);
                 await Task.WhenAny(readiness.ReadWanted, Delay(_options.LedgerPollInterval, stoppingToken));
             }
         }
@@ -257,10 +265,10 @@ public sealed class SalesLedgerFeed(
             {
                 // A copy let go is a large object the collector keeps until memory runs short: eight shard replicas
                 // of a 4,000-store chain on one machine each held three matrices' worth and MariaDB was killed for
-                // memory (docs/performance.md). Collected now, at the cost of one full collection a checkpoint (a
-                // heap of a few large arrays of numbers: milliseconds).
+                // memory (docs/performance.md). Collected now, by a background collection: the questions' threads
+                // go on meanwhile, where a blocking one would stop them all for its length (#55).
                 copy = null;
-                GC.Collect(GC.MaxGeneration, GCCollectionMode.Forced, blocking: true, compacting: false);
+                GC.Collect(GC.MaxGeneration, GCCollectionMode.Forced, blocking: false, compacting: false);
             }
         });
     }

@@ -138,12 +138,10 @@ public sealed class LedgerVisibilityTests(ITestOutputHelper output)
 
         public Task<LedgerIdentity> IdentityAsync(CancellationToken cancellationToken) => ledger.IdentityAsync(cancellationToken);
 
-        public Task<DateTime?> StoredAtAsync(long seq, CancellationToken cancellationToken) => ledger.StoredAtAsync(seq, cancellationToken);
-
-        public Task<IReadOnlyList<LedgerEntry>> ReadAfterAsync(long seq, CancellationToken cancellationToken)
+        public Task<LedgerRead> ReadFromAsync(long seq, CancellationToken cancellationToken)
         {
             Interlocked.Increment(ref _reads);
-            return ledger.ReadAfterAsync(seq, cancellationToken);
+            return ledger.ReadFromAsync(seq, cancellationToken);
         }
     }
 

@@ -5,7 +5,8 @@ using Supermarket.SalesAggregator.Ledger;
 namespace Supermarket.SalesAggregator.Tests.Ledger;
 
 /// <summary>A sales ledger as the writer's database holds it, in memory: entries in seq order, read a page at a time.
-/// A test can hide an entry (a reader that sees seq n+1 before n) and hold every read (a rebuild in progress).</summary>
+/// A test can hide an entry (a reader that sees seq n+1 before n) and hold the reads from the start (a rebuild in
+/// progress).</summary>
 public sealed class LedgerInMemory(int pageSize) : ISalesLedger
 {
     private static readonly DateTime Epoch = new(2026, 11, 24, 0, 0, 0, DateTimeKind.Utc);
@@ -60,8 +61,8 @@ public sealed class LedgerInMemory(int pageSize) : ISalesLedger
         }
     }
 
-    /// <summary>Reads wait until <see cref="ReleaseReads"/>.</summary>
-    public void HoldReads()
+    /// <summary>Reads from the start of the ledger (a rebuild's) wait until <see cref="ReleaseReads"/>.</summary>
+    public void HoldReadsFromTheStart()
     {
         lock (_gate)
         {
@@ -93,27 +94,39 @@ public sealed class LedgerInMemory(int pageSize) : ISalesLedger
 
     public Task<LedgerIdentity> IdentityAsync(CancellationToken cancellationToken) => Task.FromResult(new LedgerIdentity(Id, GaplessAfter));
 
-    public Task<DateTime?> StoredAtAsync(long seq, CancellationToken cancellationToken)
+    /// <summary>Runs once, right after the next read of the ledger has seen the entry it reads from: what a restore of
+    /// the database does when it lands in the middle of a read.</summary>
+    public void AfterNextCheck(Action change)
     {
         lock (_gate)
         {
-            return Task.FromResult(_entries.FirstOrDefault(entry => entry.Seq == (ulong)seq)?.StoredAt);
+            _afterNextCheck = change;
         }
     }
 
-    public async Task<IReadOnlyList<LedgerEntry>> ReadAfterAsync(long seq, CancellationToken cancellationToken)
+    private Action? _afterNextCheck;
+
+    public async Task<LedgerRead> ReadFromAsync(long seq, CancellationToken cancellationToken)
     {
         Task reads;
         lock (_gate)
         {
-            reads = _reads.Task;
+            reads = seq == 0 ? _reads.Task : Task.CompletedTask;
         }
 
         await reads.WaitAsync(cancellationToken);
+        LedgerRead read;
+        Action? change;
         lock (_gate)
         {
-            return [.. _entries.Where(entry => entry.Seq > (ulong)seq && !_hidden.Contains(entry.Seq)).Take(pageSize)];
+            // One snapshot, as SalesLedgerReader's one statement sees: the change lands after it, whole.
+            read = new LedgerRead(_entries.FirstOrDefault(entry => entry.Seq == (ulong)seq)?.StoredAt,
+                [.. _entries.Where(entry => entry.Seq > (ulong)seq && !_hidden.Contains(entry.Seq)).Take(pageSize)]);
+            (change, _afterNextCheck) = (_afterNextCheck, null);
         }
+
+        change?.Invoke();
+        return read;
     }
 
     private static TaskCompletionSource Open()
