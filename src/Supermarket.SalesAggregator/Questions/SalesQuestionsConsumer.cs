@@ -1,13 +1,15 @@
 using System.Diagnostics;
 using MassTransit;
 using Supermarket.Contracts.Sales;
+using Supermarket.Messaging;
 using Supermarket.SalesCounting;
 
 namespace Supermarket.SalesAggregator.Questions;
 
 /// <summary>Answers the API's questions from the live matrix: of its shard's items, the API merging the shards'
 /// answers. Served from a queue of its own, so a question never waits behind a backlog of purchases.</summary>
-public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness readiness, SalesMetrics metrics) : IConsumer<TopItemsForStore>, IConsumer<TopStoresForItem>
+public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness readiness, SalesMetrics metrics, TimeProvider clock)
+    : IConsumer<TopItemsForStore>, IConsumer<TopStoresForItem>
 {
     public Task Consume(ConsumeContext<TopItemsForStore> context) => AnswerAsync(context, "top-items-for-store", TopItems);
 
@@ -41,7 +43,7 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
             if (readiness.Rebuilds == rebuilds)
             {
                 metrics.Answered(question, Stopwatch.GetElapsedTime(started));
-                await context.RespondAsync(answer);
+                await context.RespondAsync(answer, QuestionDelivery.Transient);
                 return;
             }
         }
@@ -54,12 +56,15 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
     /// stored before it was given, so this one counts at least those: no answer counts less than one before it, whichever
     /// API and whichever replica answer (and after a restore of the database, what it holds now is what counts). A
     /// question that expires meanwhile (the ledger cannot be read: MariaDB down) is left unanswered: its asker has given
-    /// up on it.
+    /// up on it. How long that is, is the question's time to live (its expiration less its sending, both by the asker's
+    /// clock) from its arrival by this one: no two machines need agree on the time (#57). RabbitMQ drops a question
+    /// whose time to live passed in the queue, so a question waits here at most twice its asker's timeout.
     /// </summary>
     private async Task<bool> CaughtUpAsync<TQuestion>(ConsumeContext<TQuestion> context)
         where TQuestion : class
     {
         var arrived = readiness.ReadsBegun;
+        var expires = TimeToLive(context) is { } timeToLive ? clock.GetTimestamp() + (long)(timeToLive.TotalSeconds * clock.TimestampFrequency) : (long?)null;
         readiness.WantRead();
         while (true)
         {
@@ -70,7 +75,7 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
                 return true;
             }
 
-            var left = context.ExpirationTime is { } expires ? expires - DateTime.UtcNow : Timeout.InfiniteTimeSpan;
+            var left = expires is { } at ? TimeSpan.FromSeconds((at - clock.GetTimestamp()) / (double)clock.TimestampFrequency) : Timeout.InfiniteTimeSpan;
             if (left <= TimeSpan.Zero && left != Timeout.InfiniteTimeSpan)
             {
                 return false;
@@ -86,6 +91,9 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
             }
         }
     }
+
+    private static TimeSpan? TimeToLive(ConsumeContext context) =>
+        context.ExpirationTime is { } expiration && context.SentTime is { } sent ? expiration - sent : null;
 
     private TopItemsAtStore TopItems(TopItemsForStore request, long countedThrough)
     {

@@ -19,6 +19,7 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
     private readonly SalesMatrix _matrix = Shard.NewMatrix();
     private readonly MatrixReadiness _readiness = new();
     private readonly CancellationTokenSource _stop = new();
+    private readonly ClockAhead _clock = new();
     private ServiceProvider _services = null!;
 
     private ITestHarness Harness => _services.GetRequiredService<ITestHarness>();
@@ -36,6 +37,7 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
             .AddSingleton(_readiness)
             .AddSingleton(Shard)
             .AddSingleton<SalesMetrics>()
+            .AddSingleton<TimeProvider>(_clock)
             .AddMassTransitTestHarness(bus => bus.AddConsumer<SalesQuestionsConsumer, SalesQuestionsConsumerDefinition>())
             .BuildServiceProvider(validateScopes: true);
         await Harness.Start();
@@ -122,6 +124,28 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
         // As while MariaDB is down: every read fails, none catches up.
         await Assert.ThrowsAsync<RequestTimeoutException>(() =>
             Ask<TopStoresForItem>().GetResponse<TopStoresOfItem>(new TopStoresForItem(30, 5), timeout: RequestTimeout.After(s: 1)));
+    }
+
+    [Fact]
+    public async Task A_question_is_answered_by_an_aggregator_whose_clock_runs_ahead_of_the_askers()
+    {
+        _matrix.Record(storeId: 2, itemId: 30, quantity: 4);
+        _readiness.Complete(fromCheckpoint: false, entriesRead: 0);
+        // Ahead by more than the question's time to live: by its own clock every question has expired on arrival.
+        _clock.Ahead = TimeSpan.FromMinutes(10);
+        FollowTheLedger();
+
+        var answer = await Ask<TopStoresForItem>().GetResponse<TopStoresOfItem>(new TopStoresForItem(30, 5), timeout: RequestTimeout.After(s: 5));
+
+        Assert.Equal([new StoreSales(2, 4)], answer.Message.Stores);
+    }
+
+    /// <summary>The aggregator's machine's clock, set ahead of the asker's.</summary>
+    private sealed class ClockAhead : TimeProvider
+    {
+        public TimeSpan Ahead { get; set; }
+
+        public override DateTimeOffset GetUtcNow() => base.GetUtcNow() + Ahead;
     }
 
     /// <summary>As the feed does once caught up: each read a question wants finds nothing more to count.</summary>
