@@ -36,7 +36,7 @@ public sealed class SalesShardClients
     public async Task<TopItemsAtStore> TopItemsAtStoreAsync(TopItemsForStore question, RequestTimeout timeout, CancellationToken deadline)
     {
         var answers = await AskAsync(Enumerable.Range(1, _shards.Count).ToArray(),
-            shard => _topItems[shard - 1].GetResponse<TopItemsAtStore>(question, deadline, timeout));
+            shard => _topItems[shard - 1].GetResponse<TopItemsAtStore>(question, QuestionDelivery.Transient, deadline, timeout));
         return ShardAnswers.Merge(question, answers);
     }
 
@@ -44,7 +44,7 @@ public sealed class SalesShardClients
     {
         var owner = _shards.ShardOf(question.ItemId, _maxItemId);
         var answers = await AskAsync([owner],
-            shard => _topStores[shard - 1].GetResponse<TopStoresOfItem>(question, deadline, timeout));
+            shard => _topStores[shard - 1].GetResponse<TopStoresOfItem>(question, QuestionDelivery.Transient, deadline, timeout));
         return answers[0];
     }
 

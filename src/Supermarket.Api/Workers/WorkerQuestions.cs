@@ -2,6 +2,7 @@ using MassTransit;
 using Supermarket.Api.Broker;
 using Supermarket.Api.Insights;
 using Supermarket.Api.Problems;
+using Supermarket.Messaging;
 
 namespace Supermarket.Api.Workers;
 
@@ -23,7 +24,7 @@ public static class WorkerQuestions
         TRequest request, TimeSpan timeout, string worker, Func<TAnswer, IResult> answer)
         where TRequest : class
         where TAnswer : class =>
-        AskAsync(http, async (requestTimeout, deadline) => (await client.GetResponse<TAnswer>(request, deadline, requestTimeout)).Message,
+        AskAsync(http, async (requestTimeout, deadline) => (await client.GetResponse<TAnswer>(request, QuestionDelivery.Transient, deadline, requestTimeout)).Message,
             timeout, worker, answer);
 
     /// <summary>Asks through <paramref name="ask"/>, which gets the request's timeout and the deadline every part of the

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using MassTransit;
 using Supermarket.Contracts.History;
 using Supermarket.Database.History;
+using Supermarket.Messaging;
 
 namespace Supermarket.PurchasesWriter.History;
 
@@ -23,6 +24,6 @@ public sealed class PurchaseHistoryQuestionsConsumer(IPurchaseHistory history, H
         var started = Stopwatch.GetTimestamp();
         var page = await read(context.Message, context.CancellationToken);
         metrics.Answered(question, Stopwatch.GetElapsedTime(started));
-        await context.RespondAsync(page);
+        await context.RespondAsync(page, QuestionDelivery.Transient);
     }
 }
