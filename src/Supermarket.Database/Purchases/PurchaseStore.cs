@@ -130,7 +130,7 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, IMeterFacto
         }
 
         _headRepairs.Add(1);
-        logger.LogWarning("The sales ledger's head was {Before} while the ledger holds entries up to {After} (a partial restore, a hand edit or an older writer); it now says {After} and the batch is stored again",
+        logger.LogWarning("The sales ledger's head was {Before} while the ledger holds entries following on from it up to {After} (a partial restore, a hand edit or an older writer); it now says {After} and the batch is stored again",
             before < 0 ? "missing" : before, after, after);
     }
 

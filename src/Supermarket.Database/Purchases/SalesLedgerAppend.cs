@@ -25,26 +25,49 @@ public static class SalesLedgerAppend
         INSERT INTO sales_ledger (seq, stored_at, purchases, sales) VALUES (LAST_INSERT_ID(), UTC_TIMESTAMP(6), @purchases, @sales);
         """;
 
-    /// <summary>Moves the head up to the ledger's last seq if it is behind (or missing), under the head's lock, as an
-    /// appender takes it: no append is in flight while the ledger's last seq is read, nor between the read and the
-    /// write.</summary>
+    /// <summary>Moves the head up past the entries that follow on from it without a gap, under the head's lock, as an
+    /// appender takes it: no append is in flight while the ledger is read, nor between the read and the write. Only to
+    /// the end of that run, never to the ledger's last seq: a ledger with a hole above the head (rows 1..10, 12, 20 and
+    /// head 10, after a partial restore or a hand edit) has the hole filled by the next appends, where a head moved to
+    /// 20 would leave 13..19 unwritten for good and every aggregator waiting at 13 (#57).</summary>
     /// <returns>The head before and after; equal when it was not behind.</returns>
     public static async Task<(long Before, long After)> RepairHeadAsync(MySqlConnection connection, CancellationToken cancellationToken)
     {
         await using var transaction = await connection.BeginTransactionAsync(cancellationToken);
         var head = await connection.ExecuteScalarAsync<long?>(new CommandDefinition(
             "SELECT last_seq FROM ledger_head WHERE id = 1 FOR UPDATE", transaction: transaction, cancellationToken: cancellationToken));
-        var last = await connection.ExecuteScalarAsync<long>(new CommandDefinition(
-            "SELECT COALESCE(MAX(seq), 0) FROM sales_ledger", transaction: transaction, cancellationToken: cancellationToken));
-        if (head is { } before && before >= last)
+        var after = await EndOfRunAsync(connection, transaction, head ?? 0, cancellationToken);
+        if (head is { } before && before >= after)
         {
             return (before, before);
         }
 
         await connection.ExecuteAsync(new CommandDefinition(
-            "INSERT INTO ledger_head (id, last_seq) VALUES (1, @last) ON DUPLICATE KEY UPDATE last_seq = @last",
-            new { last }, transaction, cancellationToken: cancellationToken));
+            "INSERT INTO ledger_head (id, last_seq) VALUES (1, @after) ON DUPLICATE KEY UPDATE last_seq = @after",
+            new { after }, transaction, cancellationToken: cancellationToken));
         await transaction.CommitAsync(cancellationToken);
-        return (head ?? -1, last);
+        return (head ?? -1, after);
+    }
+
+    /// <summary>The last seq of the entries that follow <paramref name="head"/> without a gap; the head itself when the
+    /// next seq is free.</summary>
+    private static async Task<long> EndOfRunAsync(MySqlConnection connection, MySqlTransaction transaction, long head, CancellationToken cancellationToken)
+    {
+        // Usually the whole rest of the ledger follows on (a head set back, or lost): one range count tells.
+        var (last, count) = await connection.QuerySingleAsync<(long, long)>(new CommandDefinition(
+            "SELECT COALESCE(MAX(seq), 0), COUNT(*) FROM sales_ledger WHERE seq > @head",
+            new { head }, transaction, cancellationToken: cancellationToken));
+        if (count == last - head)
+        {
+            return Math.Max(head, last);
+        }
+
+        // A hole above the head: the first entry after it whose successor is missing ends the run (none: the next seq
+        // is free already).
+        return await connection.ExecuteScalarAsync<long?>(new CommandDefinition("""
+            SELECT l.seq FROM sales_ledger l LEFT JOIN sales_ledger n ON n.seq = l.seq + 1
+            WHERE l.seq > @head AND n.seq IS NULL AND EXISTS (SELECT 1 FROM sales_ledger WHERE seq = @head + 1)
+            ORDER BY l.seq LIMIT 1
+            """, new { head }, transaction, cancellationToken: cancellationToken)) ?? head;
     }
 }

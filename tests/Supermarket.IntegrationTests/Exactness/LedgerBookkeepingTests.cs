@@ -44,6 +44,40 @@ public sealed class LedgerBookkeepingTests(SupermarketSystem system)
     }
 
     [Fact]
+    public async Task A_head_behind_a_ledger_with_a_hole_above_it_is_repaired_to_the_hole_which_the_next_entries_fill()
+    {
+        const int store = 473;
+        for (var i = 0; i < 3; i++)
+        {
+            await Purchases.RecordAsync(system.Api, store, 473_000 + i, "20210304", (Item, 1));
+        }
+
+        // Entries up to last, none at last + 1..last + 3, one at last + 4 (a partial restore, a hand edit), and the head
+        // three behind: the next append collides at last - 2.
+        var last = await TestDatabase.CountAsync("SELECT MAX(seq) FROM sales_ledger");
+        await TestDatabase.ExecuteAsync(
+            $"INSERT INTO sales_ledger (seq, stored_at, purchases, sales) VALUES ({last + 4}, UTC_TIMESTAMP(6), 0, x'{Convert.ToHexString(Supermarket.Contracts.Ledger.SalesLedgerEntry.Encode([]))}')");
+        await TestDatabase.ExecuteAsync("UPDATE ledger_head SET last_seq = last_seq - 3 WHERE id = 1");
+
+        // One transaction each: the first is repaired to last and takes last + 1, the next fill the hole, the fourth
+        // meets last + 4 and is repaired past it.
+        var quantities = Enumerable.Range(1, 5).ToArray();
+        foreach (var quantity in quantities)
+        {
+            var id = await Purchases.RecordAsync(system.Api, store, 473_100 + quantity, "20210304", (Item, quantity));
+            await TestDatabase.AssertEachStoredOnceAsync([id], TimeSpan.FromSeconds(60));
+        }
+
+        // Counted only if the aggregator read on past the hole: had the repair jumped to last + 4, seqs last + 1..last + 3
+        // would never be written and it would wait at last + 2 for good.
+        (int, long)[] counted = [(Item, 3 + quantities.Sum())];
+        Assert.Equal(counted, await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(counted)));
+        Assert.Equal(0, await TestDatabase.CountAsync(
+            "SELECT COUNT(*) FROM sales_ledger l WHERE l.seq > @last AND l.seq < (SELECT MAX(seq) FROM sales_ledger) AND NOT EXISTS (SELECT 1 FROM sales_ledger n WHERE n.seq = l.seq + 1)",
+            new { last }));
+    }
+
+    [Fact]
     public async Task The_ledger_takes_no_seq_from_AUTO_INCREMENT_so_an_older_writer_cannot_take_one_beside_the_head()
     {
         var table = await TestDatabase.QuerySingleAsync<(string, string)>("SHOW CREATE TABLE sales_ledger");
