@@ -60,6 +60,14 @@ else
   failed=$((failed + 1)); status=1
 fi
 
+echo "== the dashboard's login token, which ./run.sh keeps in .local/apphost.json, is its owner's alone (mode 600)"
+if [ "$(stat -c %a "$STATE/apphost.json")" = 600 ]; then
+  passed=$((passed + 1))
+else
+  echo "   .local/apphost.json has mode $(stat -c %a "$STATE/apphost.json")"
+  failed=$((failed + 1)); status=1
+fi
+
 echo "== a short chaos run: each fault once, small load (./run.sh chaos; the full run is in docs/reliability.md)"
 if "$ROOT/run.sh" chaos --stores 16 --purchases-per-hour 150 --fault-after 4 --fault-for 5; then
   passed=$((passed + 1))
