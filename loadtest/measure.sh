@@ -27,6 +27,11 @@
 #   QUIET=1 STORES="" TRANSIENT_STORES="" LOAD_ARGS="--history-queries-per-second 20" loadtest/measure.sh
 #                                             the questions beside a light load (256 stores, an eighth of a day's rate,
 #                                             an hour): their own latency, where the day's rows show a saturated box's
+#   ASK=1 STORES="" TRANSIENT_STORES="" loadtest/measure.sh
+#                                             the sales question's own peak: 50 connections asking the top 10 items at
+#                                             random stores for 10 s (wrk, loadtest/wrk/top-items.lua), on the idle
+#                                             system; ASK_CONNECTIONS (50), ASK_SECONDS (10). The CPU each process used
+#                                             over it follows, from /proc, as machine CPU a question
 #   START=1 STORES="" TRANSIENT_STORES="" loadtest/measure.sh
 #                                             the aggregator's start (one shard): from its checkpoint after a stop,
 #                                             then from the whole ledger (the checkpoint set aside, then removed)
@@ -175,6 +180,23 @@ if [ -n "${QUIET:-}" ]; then
   # The first seconds are left out: the load generator opening its connections at the full rate is not a latency.
   # shellcheck disable=SC2086 # LOAD_ARGS is several words on purpose
   load "quiet: an eighth of the day's rate, constant, 256 stores" --stores 256 --simulation Constant --rate 4 --hours 1 --warm-up 10 --no-verify $LOAD_ARGS
+fi
+
+# CPU seconds (user + system) every process of the machine has used so far, from /proc/stat's first line.
+machine_cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '/^cpu / { print ($2 + $3 + $4 + $7 + $8) / hz; exit }' /proc/stat; }
+
+if [ -n "${ASK:-}" ]; then
+  system_up Broker__PersistentDelivery=true
+  "$ROOT/scripts/services.sh" install wrk >>"$OUT" 2>&1
+  echo "== ask: ${ASK_CONNECTIONS:-50} connections, top 10 items at random stores, ${ASK_SECONDS:-10} s (wrk)" | tee -a "$OUT"
+  # A second first, so the connections are open before the measured run.
+  wrk -t2 -c"${ASK_CONNECTIONS:-50}" -d1s -s loadtest/wrk/top-items.lua http://127.0.0.1:8080 >/dev/null
+  before=$(machine_cpu_seconds)
+  answers=$(wrk -t2 -c"${ASK_CONNECTIONS:-50}" -d"${ASK_SECONDS:-10}"s --latency -s loadtest/wrk/top-items.lua http://127.0.0.1:8080 | tail -n 1)
+  after=$(machine_cpu_seconds)
+  # The machine's CPU a question (wrk's own included: it is what asks), in milliseconds.
+  jq -c --argjson cpu "$(awk -v a="$after" -v b="$before" 'BEGIN { print a - b }')" \
+    '. + {machine_cpu_seconds: ($cpu * 10 | round / 10), machine_cpu_ms_per_answer: ($cpu * 1000 / .answers * 1000 | round / 1000)}' <<<"$answers" | tee -a "$OUT"
 fi
 
 # The aggregator's start, as its /health/ready tells it: how long from its process's start, and what it read.
