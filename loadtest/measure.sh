@@ -30,8 +30,9 @@
 #   ASK=1 STORES="" TRANSIENT_STORES="" loadtest/measure.sh
 #                                             the sales question's own peak: 50 connections asking the top 10 items at
 #                                             random stores for 10 s (wrk, loadtest/wrk/top-items.lua), on the idle
-#                                             system; ASK_CONNECTIONS (50), ASK_SECONDS (10). The CPU each process used
-#                                             over it follows, from /proc, as machine CPU a question
+#                                             system, after ASK_WARMUP seconds (30) of the same (a process just started
+#                                             answers a third as fast while the JIT compiles it); ASK_CONNECTIONS (50),
+#                                             ASK_SECONDS (10). The machine's CPU over it, from /proc, a question
 #   START=1 STORES="" TRANSIENT_STORES="" loadtest/measure.sh
 #                                             the aggregator's start (one shard): from its checkpoint after a stop,
 #                                             then from the whole ledger (the checkpoint set aside, then removed)
@@ -189,8 +190,7 @@ if [ -n "${ASK:-}" ]; then
   system_up Broker__PersistentDelivery=true
   "$ROOT/scripts/services.sh" install wrk >>"$OUT" 2>&1
   echo "== ask: ${ASK_CONNECTIONS:-50} connections, top 10 items at random stores, ${ASK_SECONDS:-10} s (wrk)" | tee -a "$OUT"
-  # A second first, so the connections are open before the measured run.
-  wrk -t2 -c"${ASK_CONNECTIONS:-50}" -d1s -s loadtest/wrk/top-items.lua http://127.0.0.1:8080 >/dev/null
+  wrk -t2 -c"${ASK_CONNECTIONS:-50}" -d"${ASK_WARMUP:-30}"s -s loadtest/wrk/top-items.lua http://127.0.0.1:8080 >/dev/null
   before=$(machine_cpu_seconds)
   answers=$(wrk -t2 -c"${ASK_CONNECTIONS:-50}" -d"${ASK_SECONDS:-10}"s --latency -s loadtest/wrk/top-items.lua http://127.0.0.1:8080 | tail -n 1)
   after=$(machine_cpu_seconds)

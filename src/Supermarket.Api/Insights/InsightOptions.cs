@@ -14,6 +14,15 @@ public sealed class InsightOptions
     [Range(1, 100)]
     public int TopItemsCount { get; set; } = 10;
 
+    /// <summary>Sales questions to one shard that may be on their way as separate messages at once; those asked while
+    /// this many are on their way go together in the next (ShardQuestions).</summary>
+    [Range(1, 64)]
+    public int QuestionMessagesInFlight { get; set; } = 4;
+
+    /// <summary>The most sales questions one message to a shard carries.</summary>
+    [Range(1, 1000)]
+    public int MaxQuestionsPerMessage { get; set; } = 100;
+
     [Range(1, 100)]
     public int TopStoresCount { get; set; } = 5;
 }

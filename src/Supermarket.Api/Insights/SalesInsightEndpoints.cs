@@ -40,7 +40,7 @@ public static class SalesInsightEndpoints
         }
 
         var question = new TopItemsForStore(store, options.Value.TopItemsCount);
-        return await AskAsync(http, options.Value, (timeout, deadline) => shards.TopItemsAtStoreAsync(question, timeout, deadline),
+        return await AskAsync(http, options.Value, (_, deadline) => shards.TopItemsAtStoreAsync(question, deadline),
             (TopItemsAtStore answer) => new TopItemsResponse([.. answer.Items.Select(i => new ItemCount(i.ItemId, i.Units))]));
     }
 
@@ -53,7 +53,7 @@ public static class SalesInsightEndpoints
         }
 
         var question = new TopStoresForItem(item, options.Value.TopStoresCount);
-        return await AskAsync(http, options.Value, (timeout, deadline) => shards.TopStoresForItemAsync(question, timeout, deadline),
+        return await AskAsync(http, options.Value, (_, deadline) => shards.TopStoresForItemAsync(question, deadline),
             (TopStoresOfItem answer) => new TopStoresResponse([.. answer.Stores.Select(s => new StoreCount(s.StoreId, s.Units))]));
     }
 

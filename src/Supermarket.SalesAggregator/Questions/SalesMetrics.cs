@@ -25,7 +25,7 @@ public sealed class SalesMetrics
             "Ledger entries the feed could not read while it read a later one; it waits for each, never passes it");
         meter.CreateObservableGauge("supermarket.sales.ledger.missing_entry_wait", () => readiness.WaitingTime.TotalSeconds, "s",
             "How long the feed has waited for a missing ledger entry (0: none missing)");
-        _queryDuration = meter.CreateHistogram("supermarket.sales.query.duration", "ms", "Time to rank the matrix for one question",
+        _queryDuration = meter.CreateHistogram("supermarket.sales.query.duration", "ms", "Time to rank the matrix for one question, or for one message of questions asked together",
             advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25] });
     }
 

@@ -9,11 +9,16 @@ namespace Supermarket.SalesAggregator.Questions;
 /// <summary>Answers the API's questions from the live matrix: of its shard's items, the API merging the shards'
 /// answers. Served from a queue of its own, so a question never waits behind a backlog of purchases.</summary>
 public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness readiness, SalesMetrics metrics, TimeProvider clock)
-    : IConsumer<TopItemsForStore>, IConsumer<TopStoresForItem>
+    : IConsumer<TopItemsForStore>, IConsumer<TopStoresForItem>, IConsumer<SalesQuestions>
 {
     public Task Consume(ConsumeContext<TopItemsForStore> context) => AnswerAsync(context, "top-items-for-store", TopItems);
 
     public Task Consume(ConsumeContext<TopStoresForItem> context) => AnswerAsync(context, "top-stores-for-item", TopStores);
+
+    /// <summary>The questions asked together: one wait for the ledger, each ranked from the same matrix.</summary>
+    public Task Consume(ConsumeContext<SalesQuestions> context) => AnswerAsync(context, "sales-questions", (questions, countedThrough) =>
+        new SalesAnswers([.. questions.TopItems.Select(question => TopItems(question, countedThrough))],
+            [.. questions.TopStores.Select(question => TopStores(question, countedThrough))]));
 
     // Never answered from a half-built matrix: a question waits while the matrix is built or rebuilt (the asker times
     // out, 504, as if the aggregator were down), and one ranked while a rebuild began is ranked again once it is whole.

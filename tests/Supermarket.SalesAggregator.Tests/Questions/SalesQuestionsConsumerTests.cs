@@ -78,6 +78,25 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task Questions_asked_together_are_answered_together_in_their_order()
+    {
+        _matrix.Record(storeId: 3, itemId: 27, quantity: 5);
+        _matrix.Record(storeId: 4, itemId: 29, quantity: 8);
+        _readiness.CountedUpTo(9);
+        _readiness.Complete(fromCheckpoint: false, entriesRead: 1);
+        FollowTheLedger();
+
+        var answers = (await Ask<SalesQuestions>().GetResponse<SalesAnswers>(new SalesQuestions(
+            [new TopItemsForStore(4, 10), new TopItemsForStore(3, 10), new TopItemsForStore(5, 10)],
+            [new TopStoresForItem(27, 5)]))).Message;
+
+        Assert.Equal([[new ItemSales(29, 8)], [new ItemSales(27, 5)], []], answers.TopItems.Select(answer => answer.Items));
+        Assert.Equal([4, 3, 5], answers.TopItems.Select(answer => answer.StoreId));
+        Assert.Equal([new StoreSales(3, 5)], answers.TopStores.Single().Stores);
+        Assert.All(answers.TopItems, answer => Assert.Equal(9, answer.CountedThrough));
+    }
+
+    [Fact]
     public async Task A_question_asked_before_the_matrix_caught_up_waits_for_it()
     {
         _matrix.Record(storeId: 1, itemId: 26, quantity: 1);
