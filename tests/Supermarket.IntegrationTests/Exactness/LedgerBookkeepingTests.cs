@@ -46,10 +46,10 @@ public sealed class LedgerBookkeepingTests(SupermarketSystem system)
     [Fact]
     public async Task A_head_behind_a_ledger_with_a_hole_above_it_is_repaired_to_the_hole_which_the_next_entries_fill()
     {
-        const int store = 473;
+        const int store = 477;
         for (var i = 0; i < 3; i++)
         {
-            await Purchases.RecordAsync(system.Api, store, 473_000 + i, "20210304", (Item, 1));
+            await Purchases.RecordAsync(system.Api, store, 477_000 + i, "20210304", (Item, 1));
         }
 
         // Entries up to last, none at last + 1..last + 3, one at last + 4 (a partial restore, a hand edit), and the head
@@ -64,7 +64,7 @@ public sealed class LedgerBookkeepingTests(SupermarketSystem system)
         var quantities = Enumerable.Range(1, 5).ToArray();
         foreach (var quantity in quantities)
         {
-            var id = await Purchases.RecordAsync(system.Api, store, 473_100 + quantity, "20210304", (Item, quantity));
+            var id = await Purchases.RecordAsync(system.Api, store, 477_100 + quantity, "20210304", (Item, quantity));
             await TestDatabase.AssertEachStoredOnceAsync([id], TimeSpan.FromSeconds(60));
         }
 
