@@ -39,7 +39,10 @@ public static class SalesAggregationSetup
             services.GetRequiredService<IOptions<DatabaseOptions>>(), services.GetRequiredService<IOptions<AggregatorOptions>>().Value.LedgerPageSize));
         builder.Services.AddSingleton<SalesCheckpoint>();
         builder.Services.AddHostedService<SalesLedgerFeed>();
-        builder.Services.AddSupermarketBus(builder.Configuration, bus => bus.AddConsumer<SalesQuestionsConsumer, SalesQuestionsConsumerDefinition>());
+        // The questions' endpoint is not started with the bus: QuestionsWhileReady starts it once the matrix is whole.
+        builder.Services.AddSupermarketBus(builder.Configuration,
+            bus => bus.AddConsumer<SalesQuestionsConsumer, SalesQuestionsConsumerDefinition>().ExcludeFromConfigureEndpoints());
+        builder.Services.AddHostedService<QuestionsWhileReady>();
         return builder;
     }
 

@@ -17,9 +17,13 @@ public sealed class MatrixReadiness
     private long _caughtUpRead;
     private TaskCompletionSource _readWanted = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private TaskCompletionSource _nextCaughtUp = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private TaskCompletionSource _rebuildBegun = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     /// <summary>Completes once the matrix is whole; a rebuild replaces it with one that has not.</summary>
     public Task Ready => Volatile.Read(ref _ready).Task;
+
+    /// <summary>Completes when the next rebuild begins (the matrix then no longer ready).</summary>
+    public Task RebuildBegun => Volatile.Read(ref _rebuildBegun).Task;
 
     /// <summary>How many rebuilds have begun: an answer ranked across a change of it may hold a half-cleared matrix.</summary>
     public long Rebuilds => Interlocked.Read(ref _rebuilds);
@@ -111,5 +115,7 @@ public sealed class MatrixReadiness
 
         Interlocked.Increment(ref _rebuilds);
         CountedUpTo(0);
+        // After the matrix is not ready: whoever waits for this then waits for Ready anew.
+        Interlocked.Exchange(ref _rebuildBegun, new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).TrySetResult();
     }
 }

@@ -1,0 +1,52 @@
+using MassTransit;
+using Microsoft.Extensions.Options;
+using Supermarket.Messaging;
+using Supermarket.SalesAggregator.Sharding;
+
+namespace Supermarket.SalesAggregator.Questions;
+
+/// <summary>
+/// Takes the shard's questions only while the matrix can answer them: the questions' endpoint starts once the matrix is
+/// whole and stops when a rebuild begins. A replica that is starting (loading a checkpoint, reading the ledger) or
+/// rebuilding therefore leaves its shard's questions to a ready replica beside it, where it would otherwise take about
+/// half of them and hold each until it expired (#57). With no replica ready, questions wait in the shard's queue for
+/// their time to live, and their askers answer 504 (503 with shards), as before.
+/// </summary>
+public sealed class QuestionsWhileReady(
+    IReceiveEndpointConnector connector, MatrixReadiness readiness, SalesShard shard, IOptions<BrokerOptions> broker,
+    ILogger<QuestionsWhileReady> logger) : BackgroundService
+{
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        var queue = Topology.SalesQuestionsQueue(shard.Number, shard.Count);
+        try
+        {
+            while (!stoppingToken.IsCancellationRequested)
+            {
+                // Before the wait for Ready: a rebuild that begins meanwhile completes this one.
+                var rebuilding = readiness.RebuildBegun;
+                await readiness.Ready.WaitAsync(stoppingToken);
+                var endpoint = connector.ConnectReceiveEndpoint(queue, (context, questions) =>
+                {
+                    // What ConfigureEndpoints does for every other endpoint, which this one is left out of.
+                    if (questions is IRabbitMqReceiveEndpointConfigurator rabbit)
+                    {
+                        Topology.ShapeWorkerQueue(rabbit, broker.Value);
+                    }
+
+                    questions.ConfigureConsumer<SalesQuestionsConsumer>(context);
+                });
+                await endpoint.Ready.WaitAsync(stoppingToken);
+                logger.LogInformation("The sales matrix is whole: taking questions from {Queue}", queue);
+                await rebuilding.WaitAsync(stoppingToken);
+                // The questions it holds are answered once the rebuild is done (or expire); the rest go to other replicas.
+                await endpoint.StopAsync(stoppingToken);
+                logger.LogInformation("The sales matrix is being rebuilt: no questions taken from {Queue} until it is whole", queue);
+            }
+        }
+        catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
+        {
+            // Stopping: the bus stops every endpoint, this one too.
+        }
+    }
+}
