@@ -51,9 +51,10 @@ up() { # apphost args...
   mkdir -p "$STATE"
   log "starting the AppHost (aspire start: builds, then starts every resource)"
   # aspire start's answer holds the dashboard's login token, and the dashboard shows every secret: the owner's alone,
-  # whatever the umask (a redirect into a file that exists keeps its mode, so it is made anew).
+  # whatever the umask. Made empty first, under the owner's mask alone (a redirect into a file keeps its mode).
   rm -f "$STATE/apphost.json"
-  (umask 077 && aspire start --format Json -- "$@" >"$STATE/apphost.json") || die "the AppHost did not start; see ~/.aspire/logs/"
+  (umask 077 && : >"$STATE/apphost.json")
+  aspire start --format Json -- "$@" >"$STATE/apphost.json" || die "the AppHost did not start; see ~/.aspire/logs/"
   log "dashboard: $(jq -r .dashboardUrl "$STATE/apphost.json")"
   # The public API (in containers, podman's) is the resource named api.
   if resource api >/dev/null; then

@@ -3,10 +3,11 @@ using MassTransit;
 namespace Supermarket.Messaging;
 
 /// <summary>
-/// How a question to a worker and its answer travel: transient, never written to the broker's disk. A question is worth
-/// nothing after its asker's deadline, and one lost in a broker restart costs its asker a 504 and a second try, as one
-/// unanswered would; persisting it would cost a durable write (and its fsync, in the answer's latency) for each
-/// question and each answer (#55). Purchases are the only messages the system promises to keep.
+/// How a question to a worker and its answer travel: transient, not written to the broker's disk on a single node (a
+/// cluster's quorum queues keep every message they hold, whatever its delivery mode; the answers, to the asker's own
+/// temporary queue, still gain there). A question is worth nothing after its asker's deadline, and one lost in a broker
+/// restart costs its asker a 504 and a second try, as one unanswered would; persisting it would cost a durable write for
+/// each question and each answer (#55). Purchases are the only messages the system promises to keep.
 /// </summary>
 public static class QuestionDelivery
 {

@@ -10,8 +10,10 @@ namespace Supermarket.Api.Insights;
 /// one <see cref="SalesQuestions"/> and one answer back (#55), so at a dashboard's or many analysts' rate a question
 /// costs the broker and the aggregator a share of a message, not one each way. With fewer than
 /// Insights:QuestionMessagesInFlight messages on their way, a question goes at once: a lone question waits for nothing.
-/// Each question keeps its own deadline: one whose deadline passes is answered 504 by its GET, whenever its message is
-/// answered (a question changes nothing, so an answer given to nobody costs nothing).
+/// Each question keeps its own deadline: one whose deadline passes is answered 504 by its GET (503 with shards),
+/// whenever its message is answered (a question changes nothing, so an answer given to nobody costs nothing). Asked of
+/// an aggregator of the release before (which knows no <see cref="SalesQuestions"/>), questions go unanswered: upgrade
+/// the aggregators before the APIs.
 /// </summary>
 public sealed class ShardQuestions : IAsyncDisposable
 {
@@ -19,11 +21,14 @@ public sealed class ShardQuestions : IAsyncDisposable
     private readonly InsightOptions _options;
     private readonly Channel<Question> _waiting = Channel.CreateUnbounded<Question>(new UnboundedChannelOptions { SingleReader = true });
     private readonly CancellationTokenSource _stopping = new();
+    private readonly SemaphoreSlim _slots;
     private readonly Task _sending;
 
     public ShardQuestions(IRequestClient<SalesQuestions> client, InsightOptions options)
     {
         (_client, _options) = (client, options);
+        // Not disposed: messages still on their way at shutdown give their slot back after the loop has ended.
+        _slots = new SemaphoreSlim(options.QuestionMessagesInFlight);
         _sending = Task.Run(SendAsync);
     }
 
@@ -43,13 +48,12 @@ public sealed class ShardQuestions : IAsyncDisposable
 
     private async Task SendAsync()
     {
-        using var slots = new SemaphoreSlim(_options.QuestionMessagesInFlight);
         var reader = _waiting.Reader;
         try
         {
             while (await reader.WaitToReadAsync(_stopping.Token))
             {
-                await slots.WaitAsync(_stopping.Token);
+                await _slots.WaitAsync(_stopping.Token);
                 var together = new List<Question>();
                 while (together.Count < _options.MaxQuestionsPerMessage && reader.TryRead(out var question))
                 {
@@ -62,11 +66,11 @@ public sealed class ShardQuestions : IAsyncDisposable
 
                 if (together.Count == 0)
                 {
-                    slots.Release();
+                    _slots.Release();
                     continue;
                 }
 
-                _ = AskTogetherAsync(together).ContinueWith(_ => slots.Release(), TaskScheduler.Default);
+                _ = AskTogetherAsync(together).ContinueWith(_ => _slots.Release(), TaskScheduler.Default);
             }
         }
         catch (OperationCanceledException) when (_stopping.IsCancellationRequested)

@@ -15,9 +15,11 @@ public sealed class IngestOptions
     [Range(typeof(TimeSpan), "00:00:00.100", "00:01:00")]
     public TimeSpan RequestDeadline { get; set; } = TimeSpan.FromSeconds(5);
 
-    /// <summary>How long a proxy in front must wait for an answer, so that the API always answers first: the deadline
-    /// plus time for a request to reach the endpoint on a busy box. scripts/ and docker/ read it from <c>/about</c>.</summary>
-    public int ProxyReadTimeoutSeconds => (int)Math.Ceiling(RequestDeadline.TotalSeconds) + 5;
+    /// <summary>How long a proxy in front must wait for an answer, so that the API always answers first: twice the
+    /// deadline (a request whose purchase a group took answers with its group, by the latest deadline in it, which began
+    /// at most one deadline later: PurchaseBatcher) plus time for a request to reach the endpoint on a busy box. The
+    /// AppHost (Services/Nginx.cs) and docker/nginx-settings.sh read it from <c>/about</c>.</summary>
+    public int ProxyReadTimeoutSeconds => (2 * (int)Math.Ceiling(RequestDeadline.TotalSeconds)) + 5;
 
     [Range(typeof(TimeSpan), "00:00:01", "00:10:00")]
     public TimeSpan RetryAfter { get; set; } = TimeSpan.FromSeconds(2);

@@ -33,8 +33,8 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
     /// the publish of the others in its group, which would answer them 503 with time left (and, had the frame left,
     /// store them anyway). So a request whose purchase a group took answers with its group, past its own deadline if
     /// need be: never 503 for a purchase its group then had confirmed (#57). The group answers all its requests by its
-    /// latest deadline, at most Ingest:RequestDeadline after the last of them began (the proxy's read timeout allows
-    /// it), also when its publish overruns that (MassTransit does not give up a publish on a blocked connection when
+    /// latest deadline, at most Ingest:RequestDeadline after the last of them began (the proxy's read timeout,
+    /// IngestOptions.ProxyReadTimeoutSeconds, allows twice the deadline), also when its publish overruns that (MassTransit does not give up a publish on a blocked connection when
     /// told): then every request of the group answers 503, as for any publish whose confirm did not come in
     /// time.</remarks>
     public async Task<bool> SubmitAsync(PurchaseRecorded purchase, RequestDeadline deadline)

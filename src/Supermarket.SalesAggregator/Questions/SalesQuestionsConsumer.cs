@@ -26,7 +26,8 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
         where TQuestion : class
         where TAnswer : class
     {
-        if (!await CaughtUpAsync(context))
+        var expires = ExpiresAt(context);
+        if (!await CaughtUpAsync(expires, context.CancellationToken))
         {
             return;
         }
@@ -37,7 +38,12 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
             var rebuilds = readiness.Rebuilds;
             if (readiness.Ready is { IsCompleted: false } building)
             {
-                await building.WaitAsync(context.CancellationToken);
+                // A rebuild that outlasts the question leaves it unanswered, and the endpoint free to stop.
+                if (!await WithinAsync(building, expires, context.CancellationToken))
+                {
+                    return;
+                }
+
                 continue;
             }
 
@@ -65,11 +71,9 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
     /// clock) from its arrival by this one: no two machines need agree on the time (#57). RabbitMQ drops a question
     /// whose time to live passed in the queue, so a question waits here at most twice its asker's timeout.
     /// </summary>
-    private async Task<bool> CaughtUpAsync<TQuestion>(ConsumeContext<TQuestion> context)
-        where TQuestion : class
+    private async Task<bool> CaughtUpAsync(long? expires, CancellationToken cancellationToken)
     {
         var arrived = readiness.ReadsBegun;
-        var expires = TimeToLive(context) is { } timeToLive ? clock.GetTimestamp() + (long)(timeToLive.TotalSeconds * clock.TimestampFrequency) : (long?)null;
         readiness.WantRead();
         while (true)
         {
@@ -80,25 +84,39 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
                 return true;
             }
 
-            var left = expires is { } at ? TimeSpan.FromSeconds((at - clock.GetTimestamp()) / (double)clock.TimestampFrequency) : Timeout.InfiniteTimeSpan;
-            if (left <= TimeSpan.Zero && left != Timeout.InfiniteTimeSpan)
-            {
-                return false;
-            }
-
-            try
-            {
-                await next.WaitAsync(left, context.CancellationToken);
-            }
-            catch (TimeoutException)
+            if (!await WithinAsync(next, expires, cancellationToken))
             {
                 return false;
             }
         }
     }
 
-    private static TimeSpan? TimeToLive(ConsumeContext context) =>
-        context.ExpirationTime is { } expiration && context.SentTime is { } sent ? expiration - sent : null;
+    /// <summary>When the question's asker gives up, as a timestamp of this machine's clock: its time to live from now,
+    /// its arrival; null for a question that never expires.</summary>
+    private long? ExpiresAt(ConsumeContext context) =>
+        context.ExpirationTime is { } expiration && context.SentTime is { } sent
+            ? clock.GetTimestamp() + (long)((expiration - sent).TotalSeconds * clock.TimestampFrequency)
+            : null;
+
+    /// <summary>Waits for <paramref name="task"/>; false if the question expires first.</summary>
+    private async Task<bool> WithinAsync(Task task, long? expires, CancellationToken cancellationToken)
+    {
+        var left = expires is { } at ? TimeSpan.FromSeconds((at - clock.GetTimestamp()) / (double)clock.TimestampFrequency) : Timeout.InfiniteTimeSpan;
+        if (left <= TimeSpan.Zero && left != Timeout.InfiniteTimeSpan)
+        {
+            return false;
+        }
+
+        try
+        {
+            await task.WaitAsync(left, cancellationToken);
+            return true;
+        }
+        catch (TimeoutException)
+        {
+            return false;
+        }
+    }
 
     private TopItemsAtStore TopItems(TopItemsForStore request, long countedThrough)
     {

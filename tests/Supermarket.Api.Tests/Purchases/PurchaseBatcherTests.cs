@@ -137,14 +137,14 @@ public sealed class PurchaseBatcherTests
         await harness.Bus.Start();
         var batcher = harness.Batcher(new IngestOptions());
         var (hurried, patient) = (IngestHarness.Purchase(), IngestHarness.Purchase());
-        using var nearDeadline = new RequestDeadline(TimeSpan.FromMilliseconds(300), CancellationToken.None);
+        using var nearDeadline = new RequestDeadline(TimeSpan.FromSeconds(1), CancellationToken.None);
         using var deadline = new RequestDeadline(LongDeadline, CancellationToken.None);
         var hurriedConfirmed = batcher.SubmitAsync(hurried, nearDeadline);
         var patientConfirmed = batcher.SubmitAsync(patient, deadline);
         await batcher.StartAsync(CancellationToken.None);
 
         // Its own deadline has passed and its group is still being published: it waits for the group's outcome.
-        await Task.Delay(TimeSpan.FromMilliseconds(600));
+        await Task.Delay(TimeSpan.FromSeconds(2));
         Assert.False(hurriedConfirmed.IsCompleted);
         confirms.SetResult();
 

@@ -14,6 +14,7 @@ public sealed class LedgerInMemory(int pageSize) : ISalesLedger
     private readonly HashSet<ulong> _hidden = [];
     private TaskCompletionSource _reads = Open();
     private List<LedgerEntry> _entries = [];
+    private Action? _afterNextCheck;
 
     public Guid Id { get; } = Guid.CreateVersion7();
 
@@ -103,8 +104,6 @@ public sealed class LedgerInMemory(int pageSize) : ISalesLedger
             _afterNextCheck = change;
         }
     }
-
-    private Action? _afterNextCheck;
 
     public async Task<LedgerRead> ReadFromAsync(long seq, CancellationToken cancellationToken)
     {
