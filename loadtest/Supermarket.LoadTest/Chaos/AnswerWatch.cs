@@ -15,10 +15,12 @@ public sealed class AnswerWatch(ISalesAnswers answers, int stores)
     public static readonly TimeSpan Interval = TimeSpan.FromMilliseconds(10);
 
     private readonly SortedDictionary<int, int> _unanswered = [];
+    private readonly List<double> _unansweredAt = [];
     private int _answered;
 
-    /// <summary>Answers seen, and the questions that got none by what came instead; read once the watch has ended.</summary>
-    public WatchedQuestions Asked => new(_answered, new SortedDictionary<int, int>(_unanswered));
+    /// <summary>Answers seen, and the questions that got none by what came instead and when; read once the watch has
+    /// ended.</summary>
+    public WatchedQuestions Asked => new(_answered, new SortedDictionary<int, int>(_unanswered)) { UnansweredAt = [.. _unansweredAt] };
 
     /// <summary>Asks until <paramref name="until"/> ends.</summary>
     /// <returns>The first answer that went back, said in words; null when none did.</returns>
@@ -26,12 +28,15 @@ public sealed class AnswerWatch(ISalesAnswers answers, int stores)
     {
         var units = new Dictionary<int, SalesAnswerSeen>();
         SalesAnswerSeen? furthest = null;
+        var watching = System.Diagnostics.Stopwatch.StartNew();
         for (var store = 1; !until.IsCompleted; store = (store % stores) + 1)
         {
+            var asked = watching.Elapsed.TotalSeconds;
             var reply = await answers.AskAsync(store, cancellationToken);
             if (reply.Answer is not { } seen)
             {
                 _unanswered[reply.Status] = _unanswered.GetValueOrDefault(reply.Status) + 1;
+                _unansweredAt.Add(asked);
             }
             else
             {
@@ -61,6 +66,16 @@ public sealed class AnswerWatch(ISalesAnswers answers, int stores)
 public sealed record WatchedQuestions(int Answered, IReadOnlyDictionary<int, int> Unanswered)
 {
     public int UnansweredCount => Unanswered.Values.Sum();
+
+    /// <summary>When each unanswered question was asked, in seconds from the watch's start (about the day's), to set
+    /// beside the fault's and the recovery's times.</summary>
+    public IReadOnlyList<double> UnansweredAt { get; init; } = [];
+
+    /// <summary>The first few of <see cref="UnansweredAt"/>, in words: "at 61.2 s, 61.4 s"; empty when none.</summary>
+    public string DescribeWhen() => UnansweredAt.Count == 0
+        ? ""
+        : "at " + string.Join(", ", UnansweredAt.Take(10).Select(at => string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{at:F1} s")))
+          + (UnansweredAt.Count > 10 ? ", …" : "");
 
     /// <summary>The questions that got no answer, in words: "503 × 3, 504 × 1"; "none" when every one was answered.</summary>
     public string DescribeUnanswered() => UnansweredCount == 0

@@ -98,7 +98,8 @@ public sealed class ChaosRun(ChaosOptions options, IFaults faults, IChaosDays da
             Questions: watch?.Asked, EveryQuestionAnswered: scenario.EveryQuestionAnswered);
         if (outcome.Questions is { } asked)
         {
-            console.WriteLine($"{scenario.Name}: {asked.Answered} sales answers watched (questions unanswered: {asked.DescribeUnanswered()})"
+            console.WriteLine($"{scenario.Name}: {asked.Answered} sales answers watched (questions unanswered: {asked.DescribeUnanswered()}"
+                + (asked.UnansweredCount > 0 ? $", asked {asked.DescribeWhen()} into the day, the fault at {options.FaultAfter.TotalSeconds:F0} s)" : ")")
                 + (outcome.AnswerWentBack is { } back ? $"; an answer went back: {back}" : ", none went back"));
         }
 

@@ -33,6 +33,9 @@ public sealed class AnswerWatchTests
         Assert.Equal(2, asked.Answered);
         Assert.Equal(new Dictionary<int, int> { [SalesReply.NoResponse] = 1, [503] = 2, [504] = 1 }, asked.Unanswered);
         Assert.Equal("no response × 1, 503 × 2, 504 × 1", asked.DescribeUnanswered());
+        Assert.Equal(4, asked.UnansweredAt.Count);
+        Assert.True(asked.UnansweredAt.SequenceEqual(asked.UnansweredAt.Order()), "the times are in the order asked");
+        Assert.StartsWith("at ", asked.DescribeWhen(), StringComparison.Ordinal);
     }
 
     [Fact]
