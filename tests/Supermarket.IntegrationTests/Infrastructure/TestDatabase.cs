@@ -4,8 +4,7 @@ using Supermarket.Database;
 
 namespace Supermarket.IntegrationTests.Infrastructure;
 
-/// <summary>Reads what the Purchases writer stored, straight from MariaDB, as the schema owner: the services' own
-/// accounts may read and change only what their statements need (migration 0007).</summary>
+/// <summary>Reads what the Purchases writer stored, straight from MariaDB.</summary>
 public static class TestDatabase
 {
     /// <summary>One bound for all of them: a purchase that is never stored fails the test once, not after a wait
@@ -28,7 +27,7 @@ public static class TestDatabase
 
     public static async Task<long> CountPurchasesAsync(Guid purchaseId)
     {
-        await using var connection = new MySqlConnection(TestSettings.OwnerConnectionString());
+        await using var connection = new MySqlConnection(TestSettings.ConnectionString());
         return await connection.ExecuteScalarAsync<long>(
             "SELECT COUNT(*) FROM purchases WHERE id = @id", new { id = PurchaseKeys.ToKey(purchaseId) });
     }
@@ -39,7 +38,7 @@ public static class TestDatabase
 
     public static async Task<StoredPurchase?> FindAsync(Guid purchaseId)
     {
-        await using var connection = new MySqlConnection(TestSettings.OwnerConnectionString());
+        await using var connection = new MySqlConnection(TestSettings.ConnectionString());
         var key = PurchaseKeys.ToKey(purchaseId);
         var purchase = await connection.QuerySingleOrDefaultAsync<(int StoreId, int CustomerId, DateTime Date)?>(
             "SELECT store_id, customer_id, purchase_date FROM purchases WHERE id = @key", new { key });
@@ -57,7 +56,7 @@ public static class TestDatabase
     /// answer, from MySQL's own rows.</summary>
     public static async Task<(int ItemId, long Units)[]> TopItemsAsync(int store, int count = 10)
     {
-        await using var connection = new MySqlConnection(TestSettings.OwnerConnectionString());
+        await using var connection = new MySqlConnection(TestSettings.ConnectionString());
         var rows = await connection.QueryAsync<(int, decimal)>(
             $"SELECT i.item_id, SUM(i.quantity) AS units FROM {PurchaseLines} " +
             "WHERE p.store_id = @store GROUP BY i.item_id ORDER BY units DESC, i.item_id LIMIT @count", new { store, count });
@@ -66,20 +65,20 @@ public static class TestDatabase
 
     public static async Task<long> CountAsync(string sql, object? parameters = null)
     {
-        await using var connection = new MySqlConnection(TestSettings.OwnerConnectionString());
+        await using var connection = new MySqlConnection(TestSettings.ConnectionString());
         return await connection.ExecuteScalarAsync<long>(sql, parameters);
     }
 
     public static async Task<T> QuerySingleAsync<T>(string sql)
     {
-        await using var connection = new MySqlConnection(TestSettings.OwnerConnectionString());
+        await using var connection = new MySqlConnection(TestSettings.ConnectionString());
         return await connection.QuerySingleAsync<T>(sql);
     }
 
     /// <summary>Changes the writer's tables behind its back, as an operator (or a restore) would.</summary>
     public static async Task ExecuteAsync(string sql)
     {
-        await using var connection = new MySqlConnection(TestSettings.OwnerConnectionString());
+        await using var connection = new MySqlConnection(TestSettings.ConnectionString());
         await connection.ExecuteAsync(sql);
     }
 
@@ -109,7 +108,7 @@ public static class TestDatabase
 
     public static async Task<long> CountLinesAsync(Guid purchaseId)
     {
-        await using var connection = new MySqlConnection(TestSettings.OwnerConnectionString());
+        await using var connection = new MySqlConnection(TestSettings.ConnectionString());
         return await connection.ExecuteScalarAsync<long>(
             $"SELECT COUNT(*) FROM {PurchaseLines} WHERE p.id = @id", new { id = PurchaseKeys.ToKey(purchaseId) });
     }
