@@ -92,6 +92,13 @@ if "$ROOT/run.sh" --in-containers --tls --stores 8 --purchases-per-hour 20 --dat
 else
   failed=$((failed + 1)); status=1
 fi
+echo "== the TLS server key the containers read is no other local account's (mode 640, of the servers' group)"
+if [ "$(stat -c %a "$STATE/containers/tls/server.key" 2>/dev/null)" = 640 ]; then
+  passed=$((passed + 1))
+else
+  echo "   .local/containers/tls/server.key has mode $(stat -c %a "$STATE/containers/tls/server.key" 2>/dev/null || echo '(missing)')"
+  failed=$((failed + 1)); status=1
+fi
 
 echo "== chaos against the containers: a broker node and a writer killed, the aggregator and MariaDB restarted"
 if "$ROOT/run.sh" chaos --in-containers --stores 16 --purchases-per-hour 100 --fault-after 5; then

@@ -13,7 +13,8 @@
 #                                             the database as it stands: "flat as history grows" in one session. The
 #                                             history's MariaDB data is set aside meanwhile and put back at the end
 #   SETTINGS="Ingest__MaxBatchesInFlight=2" STORES=256 loadtest/measure.sh
-#                                             extra settings (environment variables) for the persistent rows
+#                                             extra settings (environment variables) for the system in every row
+#                                             but the ceiling
 #   LOAD_ARGS="--history-queries-per-second 20" STORES=256 loadtest/measure.sh
 #                                             extra load-test options for the persistent and scale-out rows: here
 #                                             purchase history GETs timed while the day runs
@@ -179,7 +180,8 @@ if [ -n "${OVERLOAD:-}" ]; then
 fi
 
 if [ -n "${QUIET:-}" ]; then
-  system_up Broker__PersistentDelivery=true
+  # shellcheck disable=SC2086 # SETTINGS is several words on purpose
+  system_up Broker__PersistentDelivery=true ${SETTINGS:-}
   # Unverified: the verification reads the whole history (minutes at 100 million purchases) and the day rows verify.
   # The first seconds are left out: the load generator opening its connections at the full rate is not a latency.
   quiet=(--stores 256 --simulation Constant --rate 4 --hours 1 --warm-up 10 --no-verify)
@@ -196,7 +198,8 @@ fi
 machine_cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '/^cpu / { print ($2 + $3 + $4 + $7 + $8) / hz; exit }' /proc/stat; }
 
 if [ -n "${ASK:-}" ]; then
-  system_up Broker__PersistentDelivery=true
+  # shellcheck disable=SC2086 # SETTINGS is several words on purpose
+  system_up Broker__PersistentDelivery=true ${SETTINGS:-}
   "$ROOT/scripts/services.sh" install wrk >>"$OUT" 2>&1
   echo "== ask: ${ASK_CONNECTIONS:-50} connections, top 10 items at random stores, ${ASK_SECONDS:-10} s (wrk)" | tee -a "$OUT"
   wrk -t2 -c"${ASK_CONNECTIONS:-50}" -d"${ASK_WARMUP:-30}"s -s loadtest/wrk/top-items.lua http://127.0.0.1:8080 >/dev/null

@@ -30,6 +30,8 @@ SOCKET=/run/podman/podman.sock
 BASE_IMAGE=localhost/supermarket/debian:bookworm
 # How often every running container's health check runs; compose's intervals (10 s) assume a timer of their own.
 HEALTH_CHECK_SECONDS=5
+# The group, in the broker's and the database's images, whose members may read the TLS server key (mode 640).
+TLS_KEY_GROUP_ID=7000
 
 log() { printf '[containers] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -84,8 +86,9 @@ start_podman_service() {
 
 image_exists() { podman image exists "$1"; }
 
-# The official images' stand-ins (docker/local-bases/README.md), each built once per machine on a Debian base that
-# trusts what this machine trusts (its extra CAs included, so the SDK restores from this machine's NuGet).
+# The official images' stand-ins (docker/local-bases/README.md), each built on a Debian base that trusts what this
+# machine trusts (its extra CAs included, so the SDK restores from this machine's NuGet): once per machine, and again
+# when its Containerfile or the scripts it copies change (a label holds their checksum).
 build_local_bases() {
   if ! image_exists "$BASE_IMAGE"; then
     log "building the Debian base image with mmdebstrap"
@@ -98,14 +101,21 @@ build_local_bases() {
     podman import --quiet "$tar" "$BASE_IMAGE" >/dev/null
     rm -f "$tar"
   fi
-  local name context
+  local name context image sources
   for name in rabbitmq mariadb nginx curl dotnet-sdk dotnet-runtime; do
-    image_exists "localhost/supermarket/$name:local" && continue
+    image=localhost/supermarket/$name:local
+    sources=$(for file in "$ROOT/docker/local-bases/$name".* "$ROOT/docker/local-bases/$name"-*.sh; do
+      [ ! -e "$file" ] || cat "$file"
+    done | sha256sum | cut -c1-16)
+    if image_exists "$image" \
+      && [ "$(podman image inspect --format '{{ index .Labels "supermarket.sources" }}' "$image")" = "$sources" ]; then
+      continue
+    fi
     context=$ROOT/docker/local-bases
     [[ $name != dotnet-* ]] || context=$(dirname "$(readlink -f "$(command -v dotnet)")")
-    log "building localhost/supermarket/$name:local (docker/local-bases/$name.Containerfile)"
-    podman build --quiet --build-arg "BASE=$BASE_IMAGE" -t "localhost/supermarket/$name:local" \
-      -f "$ROOT/docker/local-bases/$name.Containerfile" "$context" >/dev/null
+    log "building $image (docker/local-bases/$name.Containerfile)"
+    podman build --quiet --build-arg "BASE=$BASE_IMAGE" --build-arg "TLS_KEY_GROUP_ID=$TLS_KEY_GROUP_ID" \
+      --label "supermarket.sources=$sources" -t "$image" -f "$ROOT/docker/local-bases/$name.Containerfile" "$context" >/dev/null
   done
 }
 
@@ -188,7 +198,8 @@ start_health_checks() {
 }
 
 # A CA made for this deployment, and one server certificate it signs naming every broker node and the database.
-# The key is readable by the containers' service users (RabbitMQ's, MariaDB's), which run under other uids.
+# The key is readable by its owner and the group the images put RabbitMQ's and MariaDB's users in, which run under
+# other uids; by no other account of this machine (#57). Rootless podman maps the group into the containers' range.
 make_tls() {
   rm -rf "$TLS_DIR"
   mkdir -p "$TLS_DIR"
@@ -201,7 +212,12 @@ make_tls() {
   openssl x509 -req -in "$TLS_DIR/server.csr" -CA "$TLS_DIR/ca.pem" -CAkey "$TLS_DIR/ca.key" -CAcreateserial \
     -days 825 -extfile "$TLS_DIR/server.ext" -out "$TLS_DIR/server.pem" 2>/dev/null
   rm -f "$TLS_DIR/ca.key" "$TLS_DIR/server.csr" "$TLS_DIR/server.ext" "$TLS_DIR/ca.srl"
-  chmod 644 "$TLS_DIR/server.key"
+  chmod 640 "$TLS_DIR/server.key"
+  if [ "$(id -u)" -eq 0 ]; then
+    chgrp "$TLS_KEY_GROUP_ID" "$TLS_DIR/server.key"
+  else
+    podman unshare chgrp "$TLS_KEY_GROUP_ID" "$TLS_DIR/server.key"
+  fi
 }
 
 up() { # [--tls]

@@ -12,7 +12,9 @@
 # Local scenarios: rabbitmq (the broker stopped), leader-kill and follower-kill (SIGKILL the cluster node that leads
 # the writer's queue, or one that does not), node-pause (SIGSTOP the leader, then SIGCONT), writer, aggregator (every
 # aggregator of the first sales shard) and api (the process SIGKILLed, then started again), shard-replica (one of the
-# first shard's aggregators SIGKILLed while the other answers, then started), rebuild (every ledger entry's stored_at moved, as a restore of a backup
+# first shard's aggregators SIGKILLed while the other answers, then started), replica-rebuild (the same replica
+# SIGKILLed, then started with the shard's checkpoint removed: it rebuilds from the whole ledger while the other
+# answers), rebuild (every ledger entry's stored_at moved, as a restore of a backup
 # taken this instant: the aggregator rebuilds), mariadb and db-outage (MariaDB stopped), db-stall (MariaDB SIGSTOPped),
 # rolling-upgrade (the writer of the release before the newest migration started beside today's, then stopped),
 # late-retry (no fault). In containers: broker-node-kill, writer-kill, aggregator-restart (both replicas of the first
@@ -41,6 +43,8 @@ writers_ready() { all_healthy '^purchases-writer(-[0-9]+)?$'; }
 # sales-aggregator-1-R when the matrix is split (--aggregator-shards, --aggregator-replicas).
 FIRST_SHARD='^sales-aggregator(-1(-[0-9]+)?)?$'
 first_shard() { resources_named "$FIRST_SHARD"; }
+# A service's management address (/health/ready, /about), as the AppHost gave it.
+management_url() { resource "$1" | jq -er '.urls[] | select(.name == "management") | .url'; }
 apis_ready() { all_healthy '^api(-[0-9]+)?$'; }
 
 # A process of the system killed as a crash, then started again by the AppHost.
@@ -85,9 +89,44 @@ previous_writer_stop() {
   [ "$stored" -gt 0 ] || die "the previous writer stored nothing while it ran beside today's"
 }
 
+# replica-rebuild: the restarted replica (its sibling answers meanwhile), its management address and the checkpoint
+# it starts from (/about). A shard's replicas share one file (the AppHost gives them one folder), so removing it is
+# removing the sibling's too: harmless while the sibling runs (it reads it only at its start) and saves it again
+# within Aggregator:CheckpointInterval. That save may come between the removal and the restart's read of the file,
+# so it is removed again until the replica listens, and the probe checks that the start read the whole ledger.
+REBUILT=sales-aggregator-1-1
+# Before the day: every aggregator whole (questions go to every shard, and the sibling must be ready to answer
+# alone), and how long the ledger is, which sets how long the rebuild takes (about half a second a million purchases
+# here, docs/performance.md; fill-history makes it longer).
+aggregators_whole() {
+  local aggregator
+  for aggregator in $(resources_named '^sales-aggregator'); do resource_wait "$aggregator" healthy 900; done
+  log "the sales ledger holds $(database "SELECT COALESCE(SUM(purchases), 0) FROM sales_ledger") purchases"
+}
+start_without_checkpoint() { # resource checkpoint management-url
+  local deadline=$((SECONDS + 120))
+  rm -f "$2"
+  start_resource "$1"
+  until curl -s -o /dev/null "$3/health/live"; do
+    ((SECONDS < deadline)) || die "$1 did not listen within 2 minutes of its start"
+    rm -f "$2"
+    sleep 0.1
+  done
+  log "$1 started without the checkpoint $2"
+}
+# Ready (its /health/ready, which Aspire's health status follows only at its next poll), and started from the whole
+# ledger: a start from a checkpoint saved meanwhile rebuilt nothing and tested nothing, and never passes.
+rebuilt_and_ready() { # management-url
+  local start
+  start=$(curl -fsS "$1/health/ready" | jq -c '.checks["sales-matrix"].data | {startSeconds, startedFromCheckpoint, entriesReadAtStart}') || return 1
+  log "$REBUILT is ready: $start"
+  jq -e '.startedFromCheckpoint == false' <<<"$start" >/dev/null
+}
+
 prepare() { # scenario
   case $1 in
     rolling-upgrade) previous_writer_build ;;
+    replica-rebuild) aggregators_whole ;;
     *) ;;
   esac
 }
@@ -110,6 +149,10 @@ inject() { # scenario
     writer) kill_resource purchases-writer ;;
     aggregator) for aggregator in $(first_shard); do kill_resource "$aggregator"; done ;;
     shard-replica) kill_resource sales-aggregator-1-1 ;;
+    replica-rebuild)
+      management_url "$REBUILT" >"$FAULTS/management"
+      curl -fsS "$(cat "$FAULTS/management")/about" | jq -er '.facts.salesShard.checkpoint' >"$FAULTS/checkpoint"
+      kill_resource "$REBUILT" ;;
     # A restore of a backup taken this instant, as the aggregator tells one: the same entries, each stored_at another.
     # Under the ledger head's lock, so no entry commits meanwhile: the entry the aggregator counted last has moved.
     rebuild)
@@ -131,6 +174,7 @@ repair() { # scenario
     writer) start_resource purchases-writer ;;
     aggregator) for aggregator in $(first_shard); do start_resource "$aggregator"; done ;;
     shard-replica) start_resource sales-aggregator-1-1 ;;
+    replica-rebuild) start_without_checkpoint "$REBUILT" "$(cat "$FAULTS/checkpoint")" "$(cat "$FAULTS/management")" ;;
     rebuild) ;;
     # Rows right after the restart: the writer's next retry (up to Writer:RetryMaxInterval away) makes the count grow.
     mariadb | db-outage) services db-up; stored_rows >"$FAULTS/rows-at-repair" ;;
@@ -150,6 +194,7 @@ recovered() { # scenario
     writer | rolling-upgrade) writers_ready ;;
     aggregator | rebuild) curl -fsS "http://127.0.0.1:8080/items/store/1" ;;
     shard-replica) all_healthy '^sales-aggregator-1-1$' ;;
+    replica-rebuild) rebuilt_and_ready "$(cat "$FAULTS/management")" ;;
     mariadb | db-outage | db-stall) [ "$(stored_rows)" -gt "$(cat "$FAULTS/rows-at-repair")" ] ;;
     api) all_healthy '^api-1$' ;;
     late-retry) true ;;

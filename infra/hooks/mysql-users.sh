@@ -1,8 +1,8 @@
 #!/bin/sh
 # azd's postprovision hook: the database's users, as docker/mysql-init/users.sh makes them in compose (Bicep cannot
-# run SQL). The schema owner's user, which only the schema-migration job uses, may grant on the schema: migration 0005
-# grants the sales ledger to the role supermarket_ledger_reader, the only privilege of the aggregator's user. The
-# writers' user reads and writes rows and nothing else. Run as MySQL's administrator,
+# run SQL). The schema owner's user, which only the schema-migration job uses, may grant on the schema: the migrations
+# grant each role below, table by table, what its service's statements need (Supermarket.Database's
+# Schema/DatabaseRoles.cs), and each other account has its role and nothing else. Run as MySQL's administrator,
 # over TLS (Azure's server requires it), by whoever runs `azd up`: infra/ lets them read the vault's secrets.
 # Passwords come from Key Vault, reach mysql in an option file, never on a command line, quoted as SQL strings.
 # MySQL 8 syntax (SET DEFAULT ROLE ... TO), where MariaDB's is SET DEFAULT ROLE ... FOR.
@@ -21,7 +21,9 @@ GRANT ALL PRIVILEGES ON \`supermarket\`.* TO 'supermarket_owner'@'%' WITH GRANT 
 CREATE USER IF NOT EXISTS 'supermarket'@'%' IDENTIFIED BY $(sql_string "$(secret mysql-writer-password)");
 ALTER USER 'supermarket'@'%' IDENTIFIED BY $(sql_string "$(secret mysql-writer-password)");
 REVOKE ALL PRIVILEGES, GRANT OPTION FROM 'supermarket'@'%';
-GRANT SELECT, INSERT, UPDATE, DELETE ON \`supermarket\`.* TO 'supermarket'@'%';
+CREATE ROLE IF NOT EXISTS supermarket_purchases_writer;
+GRANT supermarket_purchases_writer TO 'supermarket'@'%';
+SET DEFAULT ROLE supermarket_purchases_writer TO 'supermarket'@'%';
 CREATE ROLE IF NOT EXISTS supermarket_ledger_reader;
 CREATE USER IF NOT EXISTS 'supermarket_reader'@'%' IDENTIFIED BY $(sql_string "$(secret mysql-reader-password)");
 ALTER USER 'supermarket_reader'@'%' IDENTIFIED BY $(sql_string "$(secret mysql-reader-password)");

@@ -21,6 +21,18 @@ public sealed class HistoryBulkLoad(string connectionString)
     private readonly string _connectionString =
         new MySqlConnectionStringBuilder(connectionString) { AllowLoadLocalInfile = true }.ConnectionString;
 
+    /// <summary>The purchases of stores 1..<paramref name="stores"/> dated <paramref name="day"/> that a fill stored:
+    /// a day of history is received on its own date (HistoryDay in the load test), where a purchase posted live and
+    /// dated that day was received when it was posted, so a fill that goes on after a cut never counts those as its own.</summary>
+    public async Task<long> CountFilledAsync(int stores, DateOnly day)
+    {
+        await using var connection = new MySqlConnection(_connectionString);
+        var parameters = new DynamicParameters(StoredSales.RunParameters(stores, day));
+        parameters.Add("next", day.AddDays(1).ToDateTime(TimeOnly.MinValue));
+        return await connection.ExecuteScalarAsync<long>(
+            $"SELECT COUNT(*) FROM {StoredSales.RunPurchases} AND received_at >= @date AND received_at < @next", parameters);
+    }
+
     /// <summary>The purchases and their ledger entry, in one transaction: all of them, or none.</summary>
     public async Task StoreAsync(IReadOnlyList<PurchaseRecorded> purchases, CancellationToken cancellationToken)
     {

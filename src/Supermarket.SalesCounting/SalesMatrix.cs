@@ -173,6 +173,40 @@ public sealed class SalesMatrix
         _tileMax.AsSpan().CopyTo(copy._tileMax);
     }
 
+    /// <summary>How many counters this matrix holds: what <see cref="CopyCountersTo"/> copies a part of at a time.</summary>
+    public long Counters => _units.LongLength;
+
+    /// <summary>
+    /// Copies the counters from <paramref name="from"/> on, <paramref name="count"/> of them, into <paramref name="copy"/>:
+    /// a copy taken a part at a time, between recordings, so that no part of it holds up whoever waits for the recording
+    /// thread (a checkpoint's, #55). Sales recorded after a part was copied reach that part through
+    /// <see cref="RecordSalesCopied"/>; once every part is copied the copy's counters equal these. Its tile maxima are
+    /// left as they are: a copy is for <see cref="Save"/>, and <see cref="Load"/> recomputes them.
+    /// </summary>
+    public void CopyCountersTo(SalesMatrix copy, long from, int count)
+    {
+        if (copy.MaxItemId != MaxItemId || copy.Items != Items || copy.MaxStores != MaxStores)
+        {
+            throw new ArgumentException("The copy must have the same dimensions.", nameof(copy));
+        }
+
+        _units.AsSpan(checked((int)from), count).CopyTo(copy._units.AsSpan(checked((int)from), count));
+    }
+
+    /// <summary>Adds to <paramref name="copy"/> the lines, of those just recorded here, whose counters are among the first
+    /// <paramref name="copied"/> (those <see cref="CopyCountersTo"/> copied already); the others reach it when their part
+    /// is copied. Lines outside this matrix are skipped, as <see cref="RecordSales"/> skips them.</summary>
+    public void RecordSalesCopied(SalesMatrix copy, ReadOnlySpan<SaleLine> lines, long copied)
+    {
+        foreach (var line in lines)
+        {
+            if (Holds(line) && line.Quantity >= 0 && CellOf(line.StoreId, line.ItemId) < copied)
+            {
+                copy._units[CellOf(line.StoreId, line.ItemId)] += line.Quantity;
+            }
+        }
+    }
+
     /// <summary>Writes the counters, compressed; <see cref="Load"/> reads them back into a matrix of the same size.</summary>
     public void Save(Stream destination)
     {

@@ -79,6 +79,39 @@ public sealed class SalesMatrixTests
         }
     }
 
+    /// <summary>A checkpoint's copy taken a part at a time while sales go on being recorded (#55): the sales recorded
+    /// after their part was copied reach the copy too, those before it come with the part, and once every part is
+    /// copied the copy holds exactly the matrix's counters, of a shard's range as of the whole catalog's.</summary>
+    [Theory]
+    [InlineData(1, 1)]
+    [InlineData(2, 2)]
+    public void A_copy_taken_a_part_at_a_time_between_recordings_equals_the_matrix_at_its_end(int shard, int shards)
+    {
+        var items = new SalesShardOptions { Count = shards }.ItemsOf(shard, 2_000);
+        var (matrix, copy) = (new SalesMatrix(2_000, 64, items), new SalesMatrix(2_000, 64, items));
+        var random = new Random(5);
+        SaleLine[] Sales() => [.. Enumerable.Range(0, 500).Select(_ =>
+            new SaleLine(random.Next(1, 65), random.Next(1, 2_001), random.Next(0, 50)))];
+        matrix.RecordSales(Sales());
+
+        var part = (int)(matrix.Counters / 7) + 1;
+        for (long copied = 0; copied < matrix.Counters;)
+        {
+            var count = (int)Math.Min(part, matrix.Counters - copied);
+            matrix.CopyCountersTo(copy, copied, count);
+            copied += count;
+            var sales = Sales();
+            matrix.RecordSales(sales);
+            matrix.RecordSalesCopied(copy, sales, copied);
+        }
+
+        Assert.Equal(matrix.Checksum(), copy.Checksum());
+        var (fromMatrix, fromCopy) = (new MemoryStream(), new MemoryStream());
+        matrix.Save(fromMatrix);
+        copy.Save(fromCopy);
+        Assert.Equal(fromMatrix.ToArray(), fromCopy.ToArray());
+    }
+
     [Fact]
     public void Recording_a_purchase_adds_each_line_and_refuses_a_bad_one_whole()
     {

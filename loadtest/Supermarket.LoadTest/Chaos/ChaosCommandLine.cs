@@ -29,14 +29,15 @@ public sealed class ChaosCommandLine
     private readonly Option<int> _brokerNodes = Positive("--broker-nodes", "RabbitMQ nodes running (3: the cluster's scenarios)", Defaults.BrokerNodes);
     private readonly Option<int> _apiReplicas = Positive("--api-replicas", "API replicas running behind nginx (the api scenario needs 2)", Defaults.ApiReplicas);
     private readonly Option<int> _aggregatorShards = Positive("--aggregator-shards", "sales shards running (the aggregator scenario stops the first)", Defaults.AggregatorShards);
-    private readonly Option<int> _aggregatorReplicas = Positive("--aggregator-replicas", "aggregators of each shard (the shard-replica scenario needs 2)", Defaults.AggregatorReplicas);
+    private readonly Option<int> _aggregatorReplicas = Positive("--aggregator-replicas", "aggregators of each shard (the shard-replica and replica-rebuild scenarios need 2)", Defaults.AggregatorReplicas);
     private readonly Option<Uri> _url = LoadCommandLine.Loopback("--url", "the API the local days target, on this machine only", Defaults.Url);
     private readonly Option<string?> _out = new("--out") { Description = "where the reports, logs and table.md go (.local/chaos/<time>)" };
 
     public ChaosCommandLine()
     {
         Command = new Command("chaos", "days of load with a fault injected into each (scripts/faults.sh), verified: one table row per scenario; "
-            + "exit code 1 on any loss, duplicate, mismatch, purchase given up or part not recovered")
+            + "exit code 1 on any loss, duplicate, mismatch, sales answer gone back, purchase given up or part not recovered, "
+            + "and on any sales question unanswered in a scenario that promises every answer (replica-rebuild)")
         {
             _stores, _purchasesPerHour, _faultAfter, _faultFor, _databaseOutage, _retryFor, _recoveryLimit, _scenarios, _inContainers,
             _brokerNodes, _apiReplicas, _aggregatorShards, _aggregatorReplicas, _url, _out,

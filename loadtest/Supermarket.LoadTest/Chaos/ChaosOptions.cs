@@ -39,7 +39,7 @@ public sealed record ChaosOptions
     /// <summary>The sales shards running (--aggregator-shards, as the AppHost was given it).</summary>
     public int AggregatorShards { get; init; } = 1;
 
-    /// <summary>Aggregators of each shard; the shard-replica scenario needs two.</summary>
+    /// <summary>Aggregators of each shard; the shard-replica and replica-rebuild scenarios need two.</summary>
     public int AggregatorReplicas { get; init; } = 1;
 
     /// <summary>The API the local days target (the containers' load test has its own).</summary>

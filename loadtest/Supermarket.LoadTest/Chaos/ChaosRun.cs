@@ -8,7 +8,8 @@ namespace Supermarket.LoadTest.Chaos;
 /// the load test verifies that every purchase that got a 201 is in MySQL, none is stored twice, and the aggregator's
 /// answers equal MySQL's sums; while it runs, <paramref name="answers"/> (when given) are watched so that none goes
 /// back (<see cref="AnswerWatch"/>). One table row per scenario; a loss, a duplicate, a mismatch, an answer that went
-/// back, a purchase given up or a part that did not recover fails the run (exit code 1).
+/// back, a question unanswered in a scenario that promises every answer, a purchase given up or a part that did not
+/// recover fails the run (exit code 1).
 /// </summary>
 public sealed class ChaosRun(ChaosOptions options, IFaults faults, IChaosDays days, TextWriter console, ISalesAnswers? answers = null)
 {
@@ -56,8 +57,11 @@ public sealed class ChaosRun(ChaosOptions options, IFaults faults, IChaosDays da
         }
 
         var day = days.RunAsync(scenario.Name, arguments, cancellationToken);
+        // Watched until the day has ended and the repaired part works again: a rebuild that outlasts the day's
+        // purchases is still asked during, to its end.
+        var probed = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var watch = answers is null ? null : new AnswerWatch(answers, options.Stores);
-        var wentBack = watch?.WatchAsync(day, cancellationToken) ?? Task.FromResult<string?>(null);
+        var wentBack = watch?.WatchAsync(Task.WhenAll(day, probed.Task), cancellationToken) ?? Task.FromResult<string?>(null);
         await Task.WhenAny(day, Task.Delay(options.FaultAfter, cancellationToken));
         if (day.IsCompleted)
         {
@@ -77,20 +81,26 @@ public sealed class ChaosRun(ChaosOptions options, IFaults faults, IChaosDays da
         {
             // The day still runs to its end, so it leaves nothing behind and its figures say what the fault did.
             console.WriteLine(failure.Message);
+            probed.TrySetResult();
             await wentBack;
-            return new ScenarioOutcome(scenario.Name, await day, Recovery: null, FailedBefore: "the fault or its repair failed");
+            return new ScenarioOutcome(scenario.Name, await day, Recovery: null, FailedBefore: "the fault or its repair failed",
+                Questions: watch?.Asked, EveryQuestionAnswered: scenario.EveryQuestionAnswered);
         }
 
         var recovery = await RecoveryAsync(scenario, cancellationToken);
+        probed.TrySetResult();
         if (recovery is null)
         {
             console.WriteLine($"{scenario.Name} did not recover within {options.RecoveryLimit.TotalSeconds:F0} s");
         }
 
-        var outcome = new ScenarioOutcome(scenario.Name, await day, recovery, AnswerWentBack: await wentBack);
-        if (watch is not null)
+        var outcome = new ScenarioOutcome(scenario.Name, await day, recovery, AnswerWentBack: await wentBack,
+            Questions: watch?.Asked, EveryQuestionAnswered: scenario.EveryQuestionAnswered);
+        if (outcome.Questions is { } asked)
         {
-            console.WriteLine($"{scenario.Name}: {watch.Asked.Answered} sales answers watched ({watch.Asked.Unanswered} questions unanswered){(outcome.AnswerWentBack is { } back ? $"; an answer went back: {back}" : ", none went back")}");
+            console.WriteLine($"{scenario.Name}: {asked.Answered} sales answers watched (questions unanswered: {asked.DescribeUnanswered()}"
+                + (asked.UnansweredCount > 0 ? $", asked {asked.DescribeWhen()} into the day, the fault at {options.FaultAfter.TotalSeconds:F0} s)" : ")")
+                + (outcome.AnswerWentBack is { } back ? $"; an answer went back: {back}" : ", none went back"));
         }
 
         return outcome;

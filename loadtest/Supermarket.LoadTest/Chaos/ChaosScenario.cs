@@ -2,15 +2,19 @@ namespace Supermarket.LoadTest.Chaos;
 
 /// <summary>
 /// One fault injected into a day of load (scripts/faults.sh injects, repairs and probes it). Local processes: rabbitmq,
-/// writer, aggregator, rebuild, mariadb, db-stall, api, shard-replica, rolling-upgrade, late-retry by default, db-outage on request; on a three-node cluster
-/// leader-kill, follower-kill and node-pause. In containers: broker-node-kill, writer-kill, aggregator-restart,
-/// mariadb-restart.
+/// writer, aggregator, rebuild, mariadb, db-stall, api, shard-replica, replica-rebuild, rolling-upgrade, late-retry by
+/// default, db-outage on request; on a three-node cluster leader-kill, follower-kill and node-pause. In containers:
+/// broker-node-kill, writer-kill, aggregator-restart, mariadb-restart.
 /// </summary>
+/// <param name="EveryQuestionAnswered">Every sales question the day's <see cref="AnswerWatch"/> asks must be answered:
+/// the fault leaves a ready replica of each shard, so a 503 or 504 (or no response) is a promise broken, not the
+/// fault's expected cost; the other scenarios count unanswered questions without failing on them.</param>
 public sealed record ChaosScenario(string Name, string Description, bool InContainers = false, bool NeedsCluster = false,
-    bool NeedsApiReplicas = false, bool NeedsShardReplicas = false, bool ByDefault = true)
+    bool NeedsApiReplicas = false, bool NeedsShardReplicas = false, bool ByDefault = true, bool EveryQuestionAnswered = false)
 {
     public const string DatabaseOutage = "db-outage";
     public const string LateRetry = "late-retry";
+    public const string ReplicaRebuild = "replica-rebuild";
 
     public static readonly IReadOnlyList<ChaosScenario> All =
     [
@@ -18,6 +22,9 @@ public sealed record ChaosScenario(string Name, string Description, bool InConta
         new("writer", "the Purchases writer SIGKILLed, then started"),
         new("aggregator", "the aggregator SIGKILLed mid-day (with --aggregator-shards, every aggregator of the first shard: questions that need it get 503, the rest their answers): it restarts from its checkpoint and applies the backlog stored meanwhile"),
         new("shard-replica", "one of the first sales shard's aggregators SIGKILLed mid-day, then started: another replica answers meanwhile", NeedsShardReplicas: true),
+        new(ReplicaRebuild, "one of the first sales shard's aggregators SIGKILLed mid-day and started again with the shard's checkpoint removed, so it "
+            + "rebuilds its matrix from the whole ledger (tens of seconds on a long one: fill-history first) and takes no question until it is whole: "
+            + "the other replica answers every question meanwhile, none 503 or 504", NeedsShardReplicas: true, EveryQuestionAnswered: true),
         new("rebuild", "the database restored from a backup of this instant (the same ledger entries, each stored_at moved): the aggregator rebuilds its matrix from the whole ledger while it is asked questions, and answers none from a half-built one"),
         new("mariadb", "MariaDB stopped, then started"),
         new("db-stall", "MariaDB SIGSTOPped with transactions between their INSERT and their COMMIT, then SIGCONT"),
@@ -35,8 +42,9 @@ public sealed record ChaosScenario(string Name, string Description, bool InConta
     ];
 
     /// <summary>The scenarios to run: those named, or the deployment's defaults (on a cluster, the cluster's own;
-    /// shard-replica where shards have replicas). Unknown names, and cluster scenarios without a cluster, are errors;
-    /// the api and shard-replica scenarios without replicas to spare are left out, with a warning.</summary>
+    /// shard-replica and replica-rebuild where shards have replicas). Unknown names, and cluster scenarios without a
+    /// cluster, are errors; the api, shard-replica and replica-rebuild scenarios without replicas to spare are left out,
+    /// with a warning.</summary>
     public static IReadOnlyList<ChaosScenario> Choose(ChaosOptions options, ICollection<string> warnings)
     {
         var cluster = options.BrokerNodes >= 3;
@@ -61,9 +69,9 @@ public sealed record ChaosScenario(string Name, string Description, bool InConta
             chosen.RemoveAll(s => s.NeedsApiReplicas);
         }
 
-        if (options.AggregatorReplicas < 2 && chosen.Any(s => s.NeedsShardReplicas))
+        if (options.AggregatorReplicas < 2 && chosen.Where(s => s.NeedsShardReplicas).Select(s => s.Name).ToList() is { Count: > 0 } replicated)
         {
-            warnings.Add("the shard-replica scenario needs --aggregator-replicas 2 or more; skipping it");
+            warnings.Add($"{string.Join(" and ", replicated)} {(replicated.Count == 1 ? "needs" : "need")} --aggregator-replicas 2 or more; skipping {(replicated.Count == 1 ? "it" : "them")}");
             chosen.RemoveAll(s => s.NeedsShardReplicas);
         }
 

@@ -23,22 +23,29 @@ public sealed class HistoryFill(HistoryFillOptions options, TextWriter log)
 
     public async Task<int> RunAsync(CancellationToken cancellationToken)
     {
+        if (options.Chain.Stores > options.MaxStoreId)
+        {
+            log.WriteLine($"error: --stores {options.Chain.Stores} is beyond the system's stores 1-{options.MaxStoreId} (Catalog:MaxStoreId; --max-store-id): "
+                + "the API refuses such a store's purchases and the aggregators count none of them, so a history of them is one the system could not have.");
+            return 2;
+        }
+
         var firstAfter = DateOnly.ParseExact(options.Chain.Date, "yyyyMMdd", CultureInfo.InvariantCulture);
         var days = Enumerable.Range(1, options.Days).Select(back => firstAfter.AddDays(-back)).Reverse();
         var bulk = new HistoryBulkLoad(options.Database);
-        var stored = new StoredSales(options.Database);
         await Parallel.ForEachAsync(days, new ParallelOptions { MaxDegreeOfParallelism = options.DaysAtOnce, CancellationToken = cancellationToken },
-            (day, cancellation) => FillDayAsync(bulk, stored, day, cancellation));
+            (day, cancellation) => FillDayAsync(bulk, day, cancellation));
         log.WriteLine($"filled {Filled:N0} purchases in {Stopwatch.GetElapsedTime(_started).TotalSeconds:F1} s: {Rate():N0} a second");
         return 0;
     }
 
-    /// <summary>A day's purchases, after those it holds already (a fill cut short): each day's transactions are stored
-    /// in order, so what a day holds is always a whole number of its first transactions.</summary>
-    private async ValueTask FillDayAsync(HistoryBulkLoad bulk, StoredSales stored, DateOnly day, CancellationToken cancellationToken)
+    /// <summary>A day's purchases, after those a fill stored already (a fill cut short): each day's transactions are
+    /// stored in order, so what a day holds of the fill's is always a whole number of its first transactions. Purchases
+    /// posted live and dated that day are not the fill's (<see cref="HistoryBulkLoad.CountFilledAsync"/>).</summary>
+    private async ValueTask FillDayAsync(HistoryBulkLoad bulk, DateOnly day, CancellationToken cancellationToken)
     {
         var perDay = options.Chain.TotalPurchases;
-        var already = await stored.CountPurchasesAsync(options.Chain.Stores, day);
+        var already = await bulk.CountFilledAsync(options.Chain.Stores, day);
         if (already == perDay)
         {
             log.WriteLine($"{day:yyyy-MM-dd}: whole already ({perDay:N0} purchases)");
@@ -47,8 +54,8 @@ public sealed class HistoryFill(HistoryFillOptions options, TextWriter log)
 
         if (already % options.PurchasesPerTransaction != 0 || already > perDay)
         {
-            throw new InvalidOperationException($"{day:yyyy-MM-dd} holds {already:N0} purchases of stores 1-{options.Chain.Stores}, not a number this fill leaves: "
-                + "other purchases are dated that day (a load test's day?). Fill days before them (--date).");
+            throw new InvalidOperationException($"{day:yyyy-MM-dd} holds {already:N0} purchases of stores 1-{options.Chain.Stores} received that day, not a number this fill leaves: "
+                + "another fill (of another chain or --purchases-per-transaction) stored them. Fill days before them (--date).");
         }
 
         await FillAsync(bulk, day, already, cancellationToken);

@@ -1,4 +1,5 @@
 using MySqlConnector;
+using Supermarket.Contracts.Catalog;
 using Supermarket.Security;
 
 namespace Supermarket.LoadTest.History;
@@ -18,6 +19,9 @@ public sealed record HistoryFillOptions
     public int DaysAtOnce { get; init; } = Environment.ProcessorCount;
 
     public LoadOptions Chain { get; init; } = new();
+
+    /// <summary>The system's Catalog:MaxStoreId: the fill refuses a chain of more stores.</summary>
+    public int MaxStoreId { get; init; } = new CatalogOptions().MaxStoreId;
 
     /// <summary>MySQL; by default this machine's, as the writer's account of this machine (it stores rows, as the
     /// writer does), or as <c>SUPERMARKET_LOADTEST_FILLER_USER</c> and <c>_PASSWORD</c> from the environment.</summary>

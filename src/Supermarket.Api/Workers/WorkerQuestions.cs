@@ -8,7 +8,8 @@ namespace Supermarket.Api.Workers;
 
 /// <summary>How a GET asks a worker over the broker (request/response): bounded by a timeout end to end, sending
 /// the request included, so a GET never hangs: 504 when the worker does not answer, 503 when the broker is known to be
-/// gone or cannot take the request, or when some of the sales shards a question needs did not answer.</summary>
+/// gone or cannot take the request, or when some of the sales shards a question needs did not answer, 502 when the
+/// worker refused the question.</summary>
 public static class WorkerQuestions
 {
     /// <summary>Documents what a GET that asks a worker answers: the answer, 400 for bad input, 503 and 504.</summary>
@@ -17,6 +18,7 @@ public static class WorkerQuestions
             .ProducesValidationProblem()
             .ProducesProblem(StatusCodes.Status401Unauthorized)
             .ProducesProblem(StatusCodes.Status403Forbidden)
+            .ProducesProblem(StatusCodes.Status502BadGateway)
             .ProducesProblem(StatusCodes.Status503ServiceUnavailable)
             .ProducesProblem(StatusCodes.Status504GatewayTimeout);
 
@@ -53,6 +55,15 @@ public static class WorkerQuestions
         {
             return TypedResults.Problem($"The {worker} did not answer in time.",
                 statusCode: StatusCodes.Status504GatewayTimeout, title: "Gateway timeout.");
+        }
+        catch (RequestFaultException fault) when (!http.RequestAborted.IsCancellationRequested)
+        {
+            // The worker refused the question (a sales shard asked of an item it does not count: this API and the
+            // aggregators are configured apart). Asking again gets the same: not a 503.
+            http.RequestServices.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(WorkerQuestions))
+                .LogError("The {Worker} refused a question: {Reason}", worker, fault.Fault?.Exceptions.FirstOrDefault()?.Message ?? fault.Message);
+            return TypedResults.Problem($"The {worker} refused the question; its log and this API's say why.",
+                statusCode: StatusCodes.Status502BadGateway, title: "Bad gateway.");
         }
         catch (Exception exception) when (!http.RequestAborted.IsCancellationRequested)
         {

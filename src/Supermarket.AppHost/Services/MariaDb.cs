@@ -4,6 +4,7 @@ using Microsoft.Extensions.Diagnostics.HealthChecks;
 using MySqlConnector;
 using Supermarket.AppHost.Secrets;
 using Supermarket.Database;
+using Supermarket.Database.Schema;
 using Supermarket.Security;
 
 namespace Supermarket.AppHost.Services;
@@ -78,10 +79,10 @@ public static class MariaDb
     }
 
     /// <summary>Users connect from 127.0.0.1 only (the server listens nowhere else). The schema owner's user, which
-    /// only the migration step uses, has all of the schema with the right to grant: migration 0005 grants SELECT on
-    /// the sales ledger, as the tables it creates, to the ledger's reader role, the only privilege of the aggregator's
-    /// user. The running writers' user reads and writes rows and nothing else; the load test's verifier only reads
-    /// them. The *_test% databases are the integration tests'.</summary>
+    /// only the migration step uses, has all of the schema with the right to grant: the migrations grant each service's
+    /// role, table by table, what its statements need (0005 the ledger's reader, 0007 the writers and the load test's
+    /// verifier), and each other account has its role and nothing else. The *_test% databases are the integration
+    /// tests', which the same migrations grant in.</summary>
     private static string AccountsSql(LocalAccounts accounts)
     {
         static string Text(string value) => $"'{value.Replace("\\", "\\\\", StringComparison.Ordinal).Replace("'", "''", StringComparison.Ordinal)}'";
@@ -90,27 +91,24 @@ public static class MariaDb
             CREATE USER IF NOT EXISTS {User(account)} IDENTIFIED VIA mysql_native_password USING PASSWORD({Text(account.Password)});
             ALTER USER {User(account)} IDENTIFIED VIA mysql_native_password USING PASSWORD({Text(account.Password)});
             """;
-        const string LedgerReader = "supermarket_ledger_reader"; // migration 0005 grants the sales ledger to it
-        var (owner, writer, reader, verifier) = (accounts.DatabaseOwner, accounts.DatabaseWriter, accounts.DatabaseReader, accounts.DatabaseVerifier);
+        // Revoked first: an account provisioned by an earlier release had rights on the whole schema.
+        static string WithRoleOnly(Account account, string role) => $"""
+            {Create(account)}
+            REVOKE ALL PRIVILEGES, GRANT OPTION FROM {User(account)};
+            CREATE ROLE IF NOT EXISTS {role};
+            GRANT {role} TO {User(account)};
+            SET DEFAULT ROLE {role} FOR {User(account)};
+            """;
+        var owner = accounts.DatabaseOwner;
         var tests = $"`{Database}\\_test%`";
         return $"""
             CREATE DATABASE IF NOT EXISTS `{Database}` CHARACTER SET utf8mb4;
             {Create(owner)}
             GRANT ALL PRIVILEGES ON `{Database}`.* TO {User(owner)} WITH GRANT OPTION;
             GRANT ALL PRIVILEGES ON {tests}.* TO {User(owner)} WITH GRANT OPTION;
-            {Create(writer)}
-            REVOKE ALL PRIVILEGES, GRANT OPTION FROM {User(writer)};
-            GRANT SELECT, INSERT, UPDATE, DELETE ON `{Database}`.* TO {User(writer)};
-            GRANT SELECT, INSERT, UPDATE, DELETE ON {tests}.* TO {User(writer)};
-            {Create(verifier)}
-            REVOKE ALL PRIVILEGES, GRANT OPTION FROM {User(verifier)};
-            GRANT SELECT ON `{Database}`.* TO {User(verifier)};
-            GRANT SELECT ON {tests}.* TO {User(verifier)};
-            CREATE ROLE IF NOT EXISTS {LedgerReader};
-            {Create(reader)}
-            REVOKE ALL PRIVILEGES, GRANT OPTION FROM {User(reader)};
-            GRANT {LedgerReader} TO {User(reader)};
-            SET DEFAULT ROLE {LedgerReader} FOR {User(reader)};
+            {WithRoleOnly(accounts.DatabaseWriter, DatabaseRoles.PurchasesWriter)}
+            {WithRoleOnly(accounts.DatabaseVerifier, DatabaseRoles.Verifier)}
+            {WithRoleOnly(accounts.DatabaseReader, DatabaseRoles.LedgerReader)}
             FLUSH PRIVILEGES;
 
             """;

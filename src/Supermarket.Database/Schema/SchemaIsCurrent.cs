@@ -27,6 +27,12 @@ public sealed class SchemaIsCurrent(IOptions<DatabaseOptions> options) : IHosted
             {
                 applied = 0;
             }
+            catch (MySqlException exception) when (exception.ErrorCode is MySqlErrorCode.DatabaseAccessDenied or MySqlErrorCode.TableAccessDenied)
+            {
+                // The migrations grant the writers' role its tables (0007): before them its account may not even
+                // connect to the schema.
+                applied = 0;
+            }
         }
 
         if (applied < needed)

@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Options;
+using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.Sales;
 using Supermarket.SalesCounting;
 using Supermarket.SalesAggregator.Questions;
@@ -10,9 +11,10 @@ namespace Supermarket.SalesAggregator.Ledger;
 /// the entries stored after it instead of all of history (start-up bounded whatever the history).
 /// </summary>
 /// <remarks>
-/// A checkpoint names the ledger it came from (<c>ledger_identity</c>), the last entry it counted (seq and stored_at)
-/// and the matrix's size: one taken from another database or catalog is not used (a shard's file is named for its shard
-/// and the shard count, which with the catalog's size fix its items: SalesShardOptions), and one ahead of a database
+/// A checkpoint names the ledger it came from (<c>ledger_identity</c>), the last entry it counted (seq and stored_at),
+/// the matrix's size and the items it counts: one taken from another database, catalog or split of the items among
+/// shards is not used (a shard's file is named for its shard and the shard count, which do not fix its items once
+/// SalesShardOptions.ItemsOf changes), and one ahead of a database
 /// restored from a backup (which brings its <c>ledger_identity</c> back) is refused by the feed's check of that entry.
 /// A checksum covers the header and every counter, so a file damaged in any way is discarded rather than loaded; a
 /// discarded checkpoint costs a rebuild from the ledger, never a wrong count and never a failed start. Each save writes
@@ -26,8 +28,9 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
     // 2: the position (seq and stored_at of the last entry counted) instead of the highest seq and its gaps.
     // 3: the counters item-major (SalesMatrix), where version 2 tiled them.
     // 4: the file's length and a checksum of the header and the counters.
-    private const int Version = 4;
-    private const int HeaderLength = 4 + 4 + 16 + 4 + 4 + 8 + 8 + 8;
+    // 5: the item range the counters are of (a shard's, or the whole catalog's).
+    private const int Version = 5;
+    private const int HeaderLength = 4 + 4 + 16 + 4 + 4 + 4 + 4 + 8 + 8 + 8;
 
     private readonly string _path = Path.Combine(options.Value.CheckpointDirectory,
         shards.Value.Count == 1 ? "sales-matrix.checkpoint" : $"sales-matrix.shard-{options.Value.Shard}-of-{shards.Value.Count}.checkpoint");
@@ -75,10 +78,11 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
 
         var savedLedger = new Guid(reader.ReadBytes(16));
         var (maxItemId, maxStores) = (reader.ReadInt32(), reader.ReadInt32());
-        if (savedLedger != ledgerId || maxItemId != matrix.MaxItemId || maxStores != matrix.MaxStores)
+        var items = new ItemRange(reader.ReadInt32(), reader.ReadInt32());
+        if (savedLedger != ledgerId || maxItemId != matrix.MaxItemId || maxStores != matrix.MaxStores || items != matrix.Items)
         {
-            logger.LogWarning("{Path} was taken from another database or catalog (ledger {Saved}, {Items} items × {Stores} stores); rebuilding from the whole ledger",
-                _path, savedLedger, maxItemId, maxStores);
+            logger.LogWarning("{Path} was taken from another database, catalog or shard (ledger {Saved}, items {Range} of {Items} × {Stores} stores); rebuilding from the whole ledger",
+                _path, savedLedger, items, maxItemId, maxStores);
             return null;
         }
 
@@ -148,6 +152,8 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
         writer.Write(ledgerId.ToByteArray());
         writer.Write(matrix.MaxItemId);
         writer.Write(matrix.MaxStores);
+        writer.Write(matrix.Items.First);
+        writer.Write(matrix.Items.Last);
         writer.Write(position.Seq);
         writer.Write(position.StoredAt.Ticks);
         writer.Write(length);

@@ -38,6 +38,16 @@ public sealed class SalesLedgerFeed(
     /// <summary>The save in progress, or the last; its result is the position it saved, null if it failed.</summary>
     private Task<LedgerPosition?> _saving = Task.FromResult<LedgerPosition?>(null);
 
+    /// <summary>A checkpoint's copy while it is taken, a part between two reads of the ledger; null between checkpoints.</summary>
+    private SalesMatrix? _copy;
+
+    /// <summary>How many of the matrix's counters <see cref="_copy"/> holds so far.</summary>
+    private long _copied;
+
+    /// <summary>Counters copied between two reads: 16 MB, a few milliseconds, so a question waiting for the next read
+    /// waits that long at most for a checkpoint (#55), where the whole copy (hundreds of MB) held it up for as long.</summary>
+    private const int CountersPerPart = 1 << 21;
+
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         _started = Stopwatch.GetTimestamp();
@@ -83,12 +93,17 @@ public sealed class SalesLedgerFeed(
                 readiness.CaughtUp(readNumber);
             }
 
-            if (caughtUp && readiness.WaitingFor is null && Stopwatch.GetElapsedTime(_lastCheckpoint) >= _options.CheckpointInterval)
+            if (caughtUp && _copy is not null)
             {
-                StartCheckpoint();
+                CopyNextPart();
+            }
+            else if (caughtUp && readiness.WaitingFor is null && Stopwatch.GetElapsedTime(_lastCheckpoint) >= _options.CheckpointInterval)
+            {
+                BeginCheckpoint();
             }
 
-            if (caughtUp)
+            // While a checkpoint is copied, read again at once: its next part follows the next read.
+            if (caughtUp && _copy is null)
             {
                 await Task.WhenAny(readiness.ReadWanted, Delay(_options.LedgerPollInterval, stoppingToken));
             }
@@ -98,9 +113,13 @@ public sealed class SalesLedgerFeed(
     public override async Task StopAsync(CancellationToken cancellationToken)
     {
         await base.StopAsync(cancellationToken);
-        if (readiness.Ready.IsCompleted)
+        // Nothing records any more: the whole matrix is copied at once.
+        _copy = null;
+        if (readiness.Ready.IsCompleted && NothingSavingAndSomethingNew())
         {
-            StartCheckpoint();
+            var copy = NewCopy();
+            matrix.CopyTo(copy);
+            SaveInBackground(copy, _position);
         }
 
         await _saving;
@@ -174,6 +193,11 @@ public sealed class SalesLedgerFeed(
             }
 
             var outside = matrix.RecordSales(CollectionsMarshal.AsSpan(_lines));
+            if (_copy is not null)
+            {
+                matrix.RecordSalesCopied(_copy, CollectionsMarshal.AsSpan(_lines), _copied);
+            }
+
             if (outside > 0)
             {
                 // The catalog the matrix was sized from is narrower than what was stored: reported, never a crash loop.
@@ -223,30 +247,57 @@ public sealed class SalesLedgerFeed(
         _identity = await ledger.IdentityAsync(stoppingToken);
         // Not ready before the matrix is cleared: a question ranked across the clear sees the rebuild begin and waits.
         readiness.Rebuilding();
+        _copy = null;
         matrix.Clear();
         (_position, _checkpointed, _fromCheckpoint, _entriesRead, _started) = (LedgerPosition.Start, null, false, 0, Stopwatch.GetTimestamp());
     }
 
-    /// <summary>Copies the matrix (tens of milliseconds) and saves the copy in the background, so counting goes on. The
-    /// copy is let go and collected once saved: a shard's matrix takes its memory twice only while a checkpoint is
-    /// written, and the replicas of a large chain's shards would otherwise each hold a second matrix for good.</summary>
-    private void StartCheckpoint()
+    /// <summary>Begins a checkpoint: the matrix is copied a part after each read of the ledger (<see cref="CopyNextPart"/>),
+    /// the sales recorded meanwhile reaching the parts copied already, and the whole copy is saved in the background, so
+    /// counting and the questions go on throughout. The copy is let go and collected once saved: a shard's matrix takes
+    /// its memory twice only while a checkpoint is taken, and the replicas of a large chain's shards would otherwise each
+    /// hold a second matrix for good.</summary>
+    private void BeginCheckpoint()
     {
         _lastCheckpoint = Stopwatch.GetTimestamp();
+        if (NothingSavingAndSomethingNew())
+        {
+            (_copy, _copied) = (NewCopy(), 0);
+            CopyNextPart();
+        }
+    }
+
+    private bool NothingSavingAndSomethingNew()
+    {
         if (!_saving.IsCompleted)
         {
-            return;
+            return false;
         }
 
         _checkpointed = _saving.Result ?? _checkpointed;
-        if (_position == _checkpointed)
-        {
-            return;
-        }
+        return _position != _checkpointed;
+    }
 
-        SalesMatrix? copy = new(matrix.MaxItemId, matrix.MaxStores, matrix.Items);
-        matrix.CopyTo(copy);
-        var (position, ledgerId) = (_position, _identity.Id);
+    private SalesMatrix NewCopy() => new(matrix.MaxItemId, matrix.MaxStores, matrix.Items);
+
+    /// <summary>Copies the next part; once the last is copied, the copy equals the matrix as of the position counted
+    /// last, and is saved.</summary>
+    private void CopyNextPart()
+    {
+        var count = (int)Math.Min(CountersPerPart, matrix.Counters - _copied);
+        matrix.CopyCountersTo(_copy!, _copied, count);
+        _copied += count;
+        if (_copied == matrix.Counters)
+        {
+            SaveInBackground(_copy!, _position);
+            _copy = null;
+        }
+    }
+
+    private void SaveInBackground(SalesMatrix whole, LedgerPosition position)
+    {
+        SalesMatrix? copy = whole;
+        var ledgerId = _identity.Id;
         _saving = Task.Run<LedgerPosition?>(() =>
         {
             var watch = Stopwatch.StartNew();

@@ -11,14 +11,27 @@ namespace Supermarket.SalesAggregator.Questions;
 public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness readiness, SalesMetrics metrics, TimeProvider clock)
     : IConsumer<TopItemsForStore>, IConsumer<TopStoresForItem>, IConsumer<SalesQuestions>
 {
-    public Task Consume(ConsumeContext<TopItemsForStore> context) => AnswerAsync(context, "top-items-for-store", TopItems);
+    public Task Consume(ConsumeContext<TopItemsForStore> context)
+    {
+        QuestionOutsideShard.ThrowIfAny(matrix, [context.Message], []);
+        return AnswerAsync(context, "top-items-for-store", TopItems);
+    }
 
-    public Task Consume(ConsumeContext<TopStoresForItem> context) => AnswerAsync(context, "top-stores-for-item", TopStores);
+    public Task Consume(ConsumeContext<TopStoresForItem> context)
+    {
+        QuestionOutsideShard.ThrowIfAny(matrix, [], [context.Message]);
+        return AnswerAsync(context, "top-stores-for-item", TopStores);
+    }
 
-    /// <summary>The questions asked together: one wait for the ledger, each ranked from the same matrix.</summary>
-    public Task Consume(ConsumeContext<SalesQuestions> context) => AnswerAsync(context, "sales-questions", (questions, countedThrough) =>
-        new SalesAnswers([.. questions.TopItems.Select(question => TopItems(question, countedThrough))],
-            [.. questions.TopStores.Select(question => TopStores(question, countedThrough))]));
+    /// <summary>The questions asked together: one wait for the ledger, each ranked from the same matrix. Asked by one
+    /// API, they are all of this shard or none are (its split of the items is the wrong one): one refused refuses them all.</summary>
+    public Task Consume(ConsumeContext<SalesQuestions> context)
+    {
+        QuestionOutsideShard.ThrowIfAny(matrix, context.Message.TopItems, context.Message.TopStores);
+        return AnswerAsync(context, "sales-questions", (questions, countedThrough) =>
+            new SalesAnswers([.. questions.TopItems.Select(question => TopItems(question, countedThrough))],
+                [.. questions.TopStores.Select(question => TopStores(question, countedThrough))]));
+    }
 
     // Never answered from a half-built matrix: a question waits while the matrix is built or rebuilt (the asker times
     // out, 504, as if the aggregator were down), and one ranked while a rebuild began is ranked again once it is whole.
@@ -121,7 +134,7 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
     private TopItemsAtStore TopItems(TopItemsForStore request, long countedThrough)
     {
         Span<RankedSales> best = stackalloc RankedSales[Math.Clamp(request.Count, 1, SalesMatrix.MaxRankedCount)];
-        var count = request.StoreId >= 1 && request.StoreId <= matrix.MaxStores ? matrix.TopItemsAtStore(request.StoreId, best) : 0;
+        var count = matrix.TopItemsAtStore(request.StoreId, best);
         var items = new ItemSales[count];
         for (var i = 0; i < count; i++)
         {
@@ -134,7 +147,7 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
     private TopStoresOfItem TopStores(TopStoresForItem request, long countedThrough)
     {
         Span<RankedSales> best = stackalloc RankedSales[Math.Clamp(request.Count, 1, SalesMatrix.MaxRankedCount)];
-        var count = matrix.Items.Contains(request.ItemId) ? matrix.TopStoresForItem(request.ItemId, best) : 0;
+        var count = matrix.TopStoresForItem(request.ItemId, best);
         var stores = new StoreSales[count];
         for (var i = 0; i < count; i++)
         {

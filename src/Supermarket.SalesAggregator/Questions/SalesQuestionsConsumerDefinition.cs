@@ -23,6 +23,8 @@ public sealed class SalesQuestionsConsumerDefinition : ConsumerDefinition<SalesQ
         IConsumerConfigurator<SalesQuestionsConsumer> consumer, IRegistrationContext context)
     {
         endpoint.ConfigureConsumeTopology = false;
+        // A refused question (QuestionOutsideShard) faults back to its asker; kept in an error queue it would help no one.
+        endpoint.DiscardFaultedMessages();
         switch (endpoint)
         {
             case IRabbitMqReceiveEndpointConfigurator rabbit:

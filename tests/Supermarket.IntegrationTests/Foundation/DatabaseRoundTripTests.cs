@@ -12,7 +12,7 @@ public sealed class DatabaseRoundTripTests
     {
         await RealServices.PrepareAsync();
         await TestDatabase.ExecuteAsOwnerAsync("CREATE TABLE IF NOT EXISTS round_trip (id INT PRIMARY KEY, name VARCHAR(50), at DATETIME(6))");
-        await using var connection = new MySqlConnection(TestSettings.ConnectionString());
+        await using var connection = new MySqlConnection(TestSettings.OwnerConnectionString());
         var at = new DateTime(2021, 1, 1, 12, 34, 56, 789, DateTimeKind.Unspecified);
         var id = Random.Shared.Next(1, int.MaxValue);
 

@@ -4,7 +4,8 @@ using Supermarket.Database;
 
 namespace Supermarket.IntegrationTests.Infrastructure;
 
-/// <summary>Reads what the Purchases writer stored, straight from MariaDB.</summary>
+/// <summary>Reads what the Purchases writer stored, straight from MariaDB, as the schema owner: the services' own
+/// accounts may read and change only what their statements need (migration 0007).</summary>
 public static class TestDatabase
 {
     /// <summary>One bound for all of them: a purchase that is never stored fails the test once, not after a wait
@@ -27,7 +28,7 @@ public static class TestDatabase
 
     public static async Task<long> CountPurchasesAsync(Guid purchaseId)
     {
-        await using var connection = new MySqlConnection(TestSettings.ConnectionString());
+        await using var connection = new MySqlConnection(TestSettings.OwnerConnectionString());
         return await connection.ExecuteScalarAsync<long>(
             "SELECT COUNT(*) FROM purchases WHERE id = @id", new { id = PurchaseKeys.ToKey(purchaseId) });
     }
@@ -38,7 +39,7 @@ public static class TestDatabase
 
     public static async Task<StoredPurchase?> FindAsync(Guid purchaseId)
     {
-        await using var connection = new MySqlConnection(TestSettings.ConnectionString());
+        await using var connection = new MySqlConnection(TestSettings.OwnerConnectionString());
         var key = PurchaseKeys.ToKey(purchaseId);
         var purchase = await connection.QuerySingleOrDefaultAsync<(int StoreId, int CustomerId, DateTime Date)?>(
             "SELECT store_id, customer_id, purchase_date FROM purchases WHERE id = @key", new { key });
@@ -56,7 +57,7 @@ public static class TestDatabase
     /// answer, from MySQL's own rows.</summary>
     public static async Task<(int ItemId, long Units)[]> TopItemsAsync(int store, int count = 10)
     {
-        await using var connection = new MySqlConnection(TestSettings.ConnectionString());
+        await using var connection = new MySqlConnection(TestSettings.OwnerConnectionString());
         var rows = await connection.QueryAsync<(int, decimal)>(
             $"SELECT i.item_id, SUM(i.quantity) AS units FROM {PurchaseLines} " +
             "WHERE p.store_id = @store GROUP BY i.item_id ORDER BY units DESC, i.item_id LIMIT @count", new { store, count });
@@ -65,20 +66,20 @@ public static class TestDatabase
 
     public static async Task<long> CountAsync(string sql, object? parameters = null)
     {
-        await using var connection = new MySqlConnection(TestSettings.ConnectionString());
+        await using var connection = new MySqlConnection(TestSettings.OwnerConnectionString());
         return await connection.ExecuteScalarAsync<long>(sql, parameters);
     }
 
     public static async Task<T> QuerySingleAsync<T>(string sql)
     {
-        await using var connection = new MySqlConnection(TestSettings.ConnectionString());
+        await using var connection = new MySqlConnection(TestSettings.OwnerConnectionString());
         return await connection.QuerySingleAsync<T>(sql);
     }
 
     /// <summary>Changes the writer's tables behind its back, as an operator (or a restore) would.</summary>
     public static async Task ExecuteAsync(string sql)
     {
-        await using var connection = new MySqlConnection(TestSettings.ConnectionString());
+        await using var connection = new MySqlConnection(TestSettings.OwnerConnectionString());
         await connection.ExecuteAsync(sql);
     }
 
@@ -108,7 +109,7 @@ public static class TestDatabase
 
     public static async Task<long> CountLinesAsync(Guid purchaseId)
     {
-        await using var connection = new MySqlConnection(TestSettings.ConnectionString());
+        await using var connection = new MySqlConnection(TestSettings.OwnerConnectionString());
         return await connection.ExecuteScalarAsync<long>(
             $"SELECT COUNT(*) FROM {PurchaseLines} WHERE p.id = @id", new { id = PurchaseKeys.ToKey(purchaseId) });
     }

@@ -31,17 +31,18 @@ public static class TestSettings
     public static string DatabaseAt(string database = DatabaseName) =>
         $"Server=127.0.0.1;Port={DatabasePort};Database={database};SslMode=None";
 
-    /// <summary>MySQL as the writer's user, which owns the schema: what the tests read and change behind the
-    /// services' backs.</summary>
+    /// <summary>MySQL as the writers' user, which may store purchases and their ledger entries and rewrite nothing
+    /// (migration 0007): what a test does as a writer would.</summary>
     public static string ConnectionString(string database = DatabaseName) => Connect(DatabaseAt(database), Accounts.DatabaseWriter);
 
-    /// <summary>MySQL as the aggregator's user, which may read the sales ledger only.</summary>
-    /// <summary>The schema owner's: what only the migration step does (and the tests' resets, triggers, grants).</summary>
+    /// <summary>The schema owner's: what only the migration step does, and what the tests read and change behind the
+    /// services' backs (resets, triggers, a restore's rows).</summary>
     public static string OwnerConnectionString(string database = DatabaseName) => Connect(DatabaseAt(database), Accounts.DatabaseOwner);
 
     /// <summary>The load test's: reads rows, nothing else.</summary>
     public static string VerifierConnectionString() => Connect(DatabaseAt(), Accounts.DatabaseVerifier);
 
+    /// <summary>MySQL as the aggregator's user, which may read the sales ledger only.</summary>
     public static string ReaderConnectionString() => Connect(DatabaseAt(), Accounts.DatabaseReader);
 
     private static string Connect(string database, Account account) =>

@@ -6,6 +6,7 @@ using Microsoft.Extensions.Options;
 using MySqlConnector;
 using Supermarket.Contracts.History;
 using Supermarket.Contracts.Ledger;
+using Supermarket.Contracts.Purchases;
 using Supermarket.Database;
 using Supermarket.Database.History;
 using Supermarket.Database.LoadTest;
@@ -62,5 +63,26 @@ public sealed class HistoryFillTests
         var page = await history.AtStoreAsync(new PurchasesAtStore(1, new DateOnly(2018, 2, 8), null, 50), TestContext.Current.CancellationToken);
         Assert.Equal(Tiny.TotalPurchases / Tiny.Stores, page.Purchases.Length);
         Assert.All(page.Purchases, purchase => Assert.Equal(Tiny.ItemsPerPurchase, purchase.Items.Length));
+    }
+
+    /// <summary>A fill cut short, then a load test's purchases posted live with the same date, as many as one of the
+    /// fill's transactions: counted as the fill's own, they made it skip a transaction it never stored (#57).</summary>
+    [Fact]
+    public async Task A_fill_that_goes_on_after_a_cut_counts_only_its_own_purchases_of_the_day()
+    {
+        const string database = Database + "_live";
+        await TestDatabase.CreateMigratedAsync(database);
+        var options = new HistoryFillOptions { Days = 1, PurchasesPerTransaction = 30, Chain = Tiny, Database = TestSettings.ConnectionString(database) };
+        var day = new DateOnly(2018, 2, 9);
+        var bulk = new HistoryBulkLoad(options.Database);
+        await bulk.StoreAsync([.. HistoryDay.Purchases(Tiny, day).Take(30)], TestContext.Current.CancellationToken);
+        var now = DateTimeOffset.UtcNow;
+        await bulk.StoreAsync([.. Enumerable.Range(0, 30).Select(i =>
+            new PurchaseRecorded(Guid.CreateVersion7(now), (i % Tiny.Stores) + 1, 7, day, [new PurchaseLine(1, 1)], now))], TestContext.Current.CancellationToken);
+
+        Assert.Equal(0, await new HistoryFill(options, TextWriter.Null).RunAsync(TestContext.Current.CancellationToken));
+
+        Assert.Equal(Tiny.TotalPurchases, await bulk.CountFilledAsync(Tiny.Stores, day));
+        Assert.Equal(Tiny.TotalPurchases + 30, await new StoredSales(options.Database).CountPurchasesAsync(Tiny.Stores, day));
     }
 }

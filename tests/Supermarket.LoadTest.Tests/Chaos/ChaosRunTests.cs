@@ -90,7 +90,7 @@ public sealed class ChaosRunTests
         var faults = new ScriptedFaults(new(), probesBeforeRecovery: 4);
         var days = new ScriptedDays(new(), faults, _ => Day(missing: 0));
         // A rebuild answered from while it ran: the position went back to the start of the ledger.
-        var answers = new ScriptedAnswers(new(1, 40, 90), new(1, 3, 4));
+        var answers = new ScriptedAnswers(ScriptedAnswers.Answer(1, 40, 90), ScriptedAnswers.Answer(1, 3, 4));
 
         var (exitCode, table) = await new ChaosRun(Quick with { Scenarios = ["rebuild"], Stores = 1 }, faults, days, TextWriter.Null, answers)
             .RunAsync(CancellationToken.None);
@@ -98,6 +98,92 @@ public sealed class ChaosRunTests
         Assert.Equal(1, exitCode);
         Assert.Contains("| rebuild | 100 | 100 | 0 | 0 | yes |", table, StringComparison.Ordinal);
         Assert.Contains("**FAILED**: an answer went back (store 1's answer counted through ledger entry 3, after store 1's had counted through 40)", table, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_replica_rebuild_with_a_question_answered_503_fails_though_its_day_verified()
+    {
+        var faults = new ScriptedFaults(new(), probesBeforeRecovery: 4);
+        var days = new ScriptedDays(new(), faults, _ => Day(missing: 0));
+        // The sibling replica did not answer one question in time while the other rebuilt.
+        var answers = new ScriptedAnswers(ScriptedAnswers.Answer(1, 40, 90), ScriptedAnswers.Refused(503), ScriptedAnswers.Answer(1, 41, 91))
+        {
+            Afterwards = store => ScriptedAnswers.Answer(store, 41, 91),
+        };
+
+        var (exitCode, table) = await new ChaosRun(Quick with { Scenarios = [ChaosScenario.ReplicaRebuild], Stores = 1, AggregatorReplicas = 2 },
+            faults, days, TextWriter.Null, answers).RunAsync(CancellationToken.None);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("| replica-rebuild | 100 | 100 | 0 | 0 | yes |", table, StringComparison.Ordinal);
+        Assert.Matches(@"\| 1 of \d+ \(503 × 1\) \| \*\*FAILED\*\*: 1 of \d+ sales questions unanswered \(503 × 1\) \|", table);
+    }
+
+    [Fact]
+    public async Task A_replica_rebuild_with_every_question_answered_passes_and_says_none_went_unanswered()
+    {
+        var faults = new ScriptedFaults(new(), probesBeforeRecovery: 4);
+        var days = new ScriptedDays(new(), faults, _ => Day(missing: 0));
+        var answers = new ScriptedAnswers(ScriptedAnswers.Answer(1, 40, 90)) { Afterwards = store => ScriptedAnswers.Answer(store, 41, 91) };
+
+        var (exitCode, table) = await new ChaosRun(Quick with { Scenarios = [ChaosScenario.ReplicaRebuild], Stores = 1, AggregatorReplicas = 2 },
+            faults, days, TextWriter.Null, answers).RunAsync(CancellationToken.None);
+
+        Assert.Equal(0, exitCode);
+        Assert.Matches(@"\| 0 of \d+ \| passed \|", table);
+    }
+
+    [Fact]
+    public async Task Unanswered_questions_are_counted_but_do_not_fail_a_scenario_that_stops_every_answerer()
+    {
+        var faults = new ScriptedFaults(new(), probesBeforeRecovery: 4);
+        var days = new ScriptedDays(new(), faults, _ => Day(missing: 0));
+        var answers = new ScriptedAnswers(ScriptedAnswers.Answer(1, 40, 90), ScriptedAnswers.Refused(503), ScriptedAnswers.Answer(1, 41, 91))
+        {
+            Afterwards = store => ScriptedAnswers.Answer(store, 41, 91),
+        };
+
+        var (exitCode, table) = await new ChaosRun(Quick with { Scenarios = ["aggregator"], Stores = 1 }, faults, days, TextWriter.Null, answers)
+            .RunAsync(CancellationToken.None);
+
+        Assert.Equal(0, exitCode);
+        Assert.Matches(@"\| 1 of \d+ \(503 × 1\) \| passed \|", table);
+    }
+
+    [Fact]
+    public async Task A_scenario_that_promises_every_answer_fails_when_its_questions_were_not_watched()
+    {
+        var faults = new ScriptedFaults(new());
+        var days = new ScriptedDays(new(), faults, _ => Day(missing: 0));
+
+        var (exitCode, table) = await new ChaosRun(Quick with { Scenarios = [ChaosScenario.ReplicaRebuild], AggregatorReplicas = 2 },
+            faults, days, TextWriter.Null).RunAsync(CancellationToken.None);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("| not watched | **FAILED**: its sales questions were not watched |", table, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task The_questions_are_watched_until_the_repaired_part_works_even_after_the_day_ended()
+    {
+        var events = new ConcurrentQueue<string>();
+        // Three probes half a second apart: the rebuild outlasts the day, which ends as soon as it begins.
+        var faults = new ScriptedFaults(events, probesBeforeRecovery: 3);
+        var askedWhileRecovering = 0;
+        var answers = new ScriptedAnswers(ScriptedAnswers.Answer(1, 40, 90))
+        {
+            Afterwards = store =>
+            {
+                askedWhileRecovering += faults.Recovered.IsCompleted ? 0 : 1;
+                return ScriptedAnswers.Answer(store, 40, 90);
+            },
+        };
+
+        var (exitCode, _) = await new ChaosRun(Quick with { Scenarios = [ChaosScenario.ReplicaRebuild], Stores = 1, AggregatorReplicas = 2 },
+            faults, new QuickDays(events), TextWriter.Null, answers).RunAsync(CancellationToken.None);
+
+        Assert.Equal(0, exitCode);
+        Assert.True(askedWhileRecovering > 10, $"{askedWhileRecovering} questions asked after the day, while the part was probed");
     }
 
     private static DayOutcome Day(long missing) => new(0, new RunResult
@@ -136,6 +222,16 @@ public sealed class ChaosRunTests
         {
             events.Enqueue(what);
             return Task.CompletedTask;
+        }
+    }
+
+    /// <summary>Days that end as soon as they begin.</summary>
+    private sealed class QuickDays(ConcurrentQueue<string> events) : IChaosDays
+    {
+        public Task<DayOutcome> RunAsync(string name, IReadOnlyList<string> arguments, CancellationToken cancellationToken)
+        {
+            events.Enqueue($"day {name}");
+            return Task.FromResult(Day(missing: 0));
         }
     }
 

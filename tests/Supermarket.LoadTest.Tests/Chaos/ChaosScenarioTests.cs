@@ -10,7 +10,7 @@ public sealed class ChaosScenarioTests
         Assert.Equal(["rabbitmq", "writer", "aggregator", "rebuild", "mariadb", "db-stall", "api", "rolling-upgrade", "late-retry"], Names(new ChaosOptions()));
         Assert.Equal(["leader-kill", "follower-kill", "node-pause"], Names(new ChaosOptions { BrokerNodes = 3 }));
         Assert.Equal(["broker-node-kill", "writer-kill", "aggregator-restart", "mariadb-restart"], Names(new ChaosOptions { InContainers = true }));
-        Assert.Equal(["rabbitmq", "writer", "aggregator", "shard-replica", "rebuild", "mariadb", "db-stall", "api", "rolling-upgrade", "late-retry"],
+        Assert.Equal(["rabbitmq", "writer", "aggregator", "shard-replica", "replica-rebuild", "rebuild", "mariadb", "db-stall", "api", "rolling-upgrade", "late-retry"],
             Names(new ChaosOptions { AggregatorShards = 4, AggregatorReplicas = 2 }));
     }
 
@@ -23,6 +23,27 @@ public sealed class ChaosScenarioTests
 
         Assert.Equal(["aggregator"], chosen.Select(s => s.Name));
         Assert.Contains(warnings, warning => warning.Contains("--aggregator-replicas 2", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void The_replica_scenarios_named_without_replicas_are_left_out_with_one_warning_naming_both()
+    {
+        var warnings = new List<string>();
+
+        var chosen = ChaosScenario.Choose(new ChaosOptions { AggregatorShards = 2, Scenarios = ["replica-rebuild", "writer", "shard-replica"] }, warnings);
+
+        Assert.Equal(["writer"], chosen.Select(s => s.Name));
+        Assert.Equal(["replica-rebuild and shard-replica need --aggregator-replicas 2 or more; skipping them"], warnings);
+    }
+
+    [Fact]
+    public void Only_replica_rebuild_promises_an_answer_to_every_sales_question()
+    {
+        var chosen = ChaosScenario.Choose(new ChaosOptions { AggregatorShards = 2, AggregatorReplicas = 2, Scenarios = ["replica-rebuild"] }, []);
+
+        Assert.Equal([ChaosScenario.ReplicaRebuild], chosen.Select(s => s.Name));
+        Assert.Equal([ChaosScenario.ReplicaRebuild], ChaosScenario.All.Where(s => s.EveryQuestionAnswered).Select(s => s.Name));
+        Assert.True(chosen[0].NeedsShardReplicas);
     }
 
     [Fact]

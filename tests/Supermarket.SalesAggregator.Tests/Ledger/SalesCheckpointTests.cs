@@ -1,5 +1,6 @@
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
+using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.Sales;
 using Supermarket.SalesAggregator.Ledger;
 using Supermarket.SalesAggregator.Questions;
@@ -55,6 +56,23 @@ public sealed class SalesCheckpointTests : IDisposable
         Assert.Equal(2, Directory.GetFiles(_directory).Length);
     }
 
+    /// <summary>A shard's file is named for its shard and the shard count, not its items: were the items split
+    /// otherwise (SalesShardOptions.ItemsOf changed, with the catalog's size the same), the file of the same name holds
+    /// another range's counters, of the same size and with a valid checksum (#57).</summary>
+    [Fact]
+    public void A_checkpoint_of_another_item_range_of_the_same_size_is_discarded()
+    {
+        var checkpoint = Checkpoint(shard: 1, shards: 2);
+        var saved = new SalesMatrix(50, 8, new ItemRange(1, 25));
+        saved.Record(storeId: 3, itemId: 7, quantity: 5);
+        checkpoint.Save(Ledger, saved, Counted);
+
+        var shifted = new SalesMatrix(50, 8, new ItemRange(26, 50));
+
+        Assert.Null(checkpoint.TryLoad(Ledger, shifted));
+        Assert.Equal(0, shifted.UnitsSold(storeId: 3, itemId: 32));
+    }
+
     [Fact]
     public void A_checkpoint_cut_short_at_any_length_is_discarded_and_leaves_the_matrix_empty()
     {
@@ -106,7 +124,8 @@ public sealed class SalesCheckpointTests : IDisposable
     [InlineData(1)]
     [InlineData(2)]
     [InlineData(3)]
-    [InlineData(5)]
+    [InlineData(4)]
+    [InlineData(6)]
     [InlineData(int.MaxValue)]
     [InlineData(-1)]
     public void A_checkpoint_of_another_version_is_discarded(int version)

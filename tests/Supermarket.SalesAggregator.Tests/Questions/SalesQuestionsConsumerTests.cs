@@ -60,21 +60,37 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task The_top_stores_for_an_item_come_from_the_matrix_and_an_item_it_does_not_count_has_none()
+    public async Task The_top_stores_for_an_item_come_from_the_matrix()
     {
         _matrix.Record(storeId: 2, itemId: 37, quantity: 5);
         _matrix.Record(storeId: 6, itemId: 37, quantity: 6);
         _readiness.Complete(fromCheckpoint: false, entriesRead: 0);
         FollowTheLedger();
-        var client = Ask<TopStoresForItem>();
 
-        var answer = await client.GetResponse<TopStoresOfItem>(new TopStoresForItem(37, 1));
-        var otherShards = await client.GetResponse<TopStoresOfItem>(new TopStoresForItem(7, 5));
-        var unknown = await client.GetResponse<TopStoresOfItem>(new TopStoresForItem(51, 5));
+        var answer = await Ask<TopStoresForItem>().GetResponse<TopStoresOfItem>(new TopStoresForItem(37, 1));
 
         Assert.Equal([new StoreSales(6, 6)], answer.Message.Stores);
-        Assert.Empty(otherShards.Message.Stores);
-        Assert.Empty(unknown.Message.Stores);
+    }
+
+    /// <summary>An API that routes by another split of the items (or another catalog) asks a shard of an item it does
+    /// not count: an empty answer would read as "no store sold it" (#57). The question is refused instead, and the
+    /// API answers an error.</summary>
+    [Theory]
+    [InlineData(7, 0)] // the first shard's item
+    [InlineData(51, 0)] // beyond the catalog
+    [InlineData(0, 9)] // a store beyond the catalog
+    public async Task A_question_this_shard_cannot_answer_is_refused_not_answered_empty(int item, int store)
+    {
+        _readiness.Complete(fromCheckpoint: false, entriesRead: 0);
+        FollowTheLedger();
+        var questions = item > 0
+            ? new SalesQuestions([new TopItemsForStore(3, 10)], [new TopStoresForItem(item, 5)])
+            : new SalesQuestions([new TopItemsForStore(store, 10)], []);
+
+        var refused = await Assert.ThrowsAsync<RequestFaultException>(() =>
+            Ask<SalesQuestions>().GetResponse<SalesAnswers>(questions, timeout: RequestTimeout.After(s: 5)));
+
+        Assert.Contains(item > 0 ? $"item {item}" : $"store {store}", refused.Fault?.Exceptions.Single().Message, StringComparison.Ordinal);
     }
 
     [Fact]
