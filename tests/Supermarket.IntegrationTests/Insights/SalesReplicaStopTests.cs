@@ -19,7 +19,7 @@ public sealed class SalesReplicaStopTests
     {
         var settings = TestSettings.For();
         settings["Aggregator:CheckpointDirectory"] = Path.Combine(TestSettings.CheckpointDirectory, "stopped-as-ready");
-        // Stopped at once, then later and later into the endpoint's start (its channel, queue and consumer).
+        // Stopped at once, then later and later into the endpoint's start (its channel, queue and consumer), twice over.
         for (var start = 0; start < 50; start++)
         {
             var replica = await SupermarketSystem.StartWorkerAsync(Worker.Aggregator, settings);
