@@ -91,6 +91,9 @@ public static class TestSettings
         ["Database:MaxConnections"] = "6",
         ["Writer:BatchTimeLimit"] = "00:00:00.020",
         ["Writer:BatchConcurrency"] = "2",
+        // The migrations under test take seconds: a schema lock still held after that is a test's leak, reported by the
+        // step's own error rather than waited for the production default's 10 minutes (SchemaMigrationTests).
+        ["Writer:SchemaLockWait"] = "00:01:00",
         // Small pages, so the history tests cross several page boundaries with a handful of purchases.
         ["HistoryQuestions:PageSize"] = "4",
         // The tests read many small pages as one analyst; AccessTests set a limit of their own.

@@ -15,15 +15,27 @@ public sealed class SchemaMigrationTests
     {
         var database = await NewDatabaseAsync("lock");
 
-        // Another step, in the middle of its migration.
-        await using var migrating = new MySqlConnection(TestSettings.OwnerConnectionString());
-        await migrating.OpenAsync();
-        Assert.Equal(1, await migrating.ExecuteScalarAsync<int>("SELECT GET_LOCK('supermarket_schema', 0)"));
+        InvalidOperationException refused;
+        // Another step, in the middle of its migration, on a session of its own that ends with it. A pooled connection
+        // kept the lock after its disposal, idle in the pool until something reused it, and a later test's migration
+        // waited for it (HistoryFillTests hung for 3 minutes in a full run, 2026-11-26).
+        await using (var migrating = new MySqlConnection(Unpooled(TestSettings.OwnerConnectionString())))
+        {
+            await migrating.OpenAsync();
+            Assert.Equal(1, await migrating.ExecuteScalarAsync<int>("SELECT GET_LOCK('supermarket_schema', 0)"));
 
-        var settings = TestSettings.For();
-        settings["Database:ConnectionString"] = TestSettings.DatabaseAt(database);
-        settings["Writer:SchemaLockWait"] = "00:00:02";
-        var refused = await Assert.ThrowsAnyAsync<InvalidOperationException>(() => SupermarketSystem.MigrateSchemaAsync(settings));
+            var settings = TestSettings.For();
+            settings["Database:ConnectionString"] = TestSettings.DatabaseAt(database);
+            settings["Writer:SchemaLockWait"] = "00:00:02";
+            refused = await Assert.ThrowsAnyAsync<InvalidOperationException>(() => SupermarketSystem.MigrateSchemaAsync(settings));
+        }
+
+        // The lock is the server's, not this database's: once the other step is gone, every later migration of the
+        // run may take it. Asked on a session of its own, as the next migration would be.
+        await using (var next = new MySqlConnection(Unpooled(TestSettings.OwnerConnectionString())))
+        {
+            Assert.Equal(1, await next.ExecuteScalarAsync<int>("SELECT IS_FREE_LOCK('supermarket_schema')"));
+        }
 
         Assert.Contains("supermarket_schema", refused.Message, StringComparison.Ordinal);
         Assert.Equal(0, await TablesInAsync(database));
@@ -41,6 +53,9 @@ public sealed class SchemaMigrationTests
         Assert.Contains("migrate", refused.Message, StringComparison.Ordinal);
         Assert.Equal(0, await TablesInAsync(database));
     }
+
+    private static string Unpooled(string connectionString) =>
+        new MySqlConnectionStringBuilder(connectionString) { Pooling = false }.ConnectionString;
 
     private static async Task<string> NewDatabaseAsync(string name)
     {
