@@ -14,7 +14,7 @@ public static class SalesInsightEndpoints
 {
     public static IEndpointRouteBuilder MapSalesInsights(this IEndpointRouteBuilder app)
     {
-        var items = app.MapGroup("/items").WithTags("Sales insights").RequireAuthorization(AccessSetup.AskSales);
+        var items = app.MapGroup("/items").WithTags("Sales insights").RequireForCourseApi(AccessSetup.AskSales);
         items.MapGet("/store/{storeID}", TopItemsAtStore)
             .WithName("TopItemsAtStore")
             .WithSummary("The 10 best-selling items at a store.")

@@ -32,7 +32,7 @@ public static class SwaggerSetup
                 Type = SecuritySchemeType.Http,
                 Scheme = "bearer",
                 BearerFormat = "JWT",
-                Description = "A till's or an analyst's credential: `./run.sh credential till 5` or `./run.sh credential analyst NAME`.",
+                Description = "A till's or an analyst's credential: `dotnet run --project tools/Supermarket.Credentials -- till 5` or `-- analyst NAME`, from the repository's folder.",
             });
             swagger.OperationFilter<Credentials>();
         });
@@ -72,12 +72,13 @@ public static class SwaggerSetup
 
     /// <summary>Declares which operations need a credential: purchase history always, the course's API when
     /// Auth:RequireForCourseApi is on.</summary>
-    private sealed class Credentials(IOptions<AuthOptions> auth) : IOperationFilter
+    private sealed class Credentials : IOperationFilter
     {
         public void Apply(OpenApiOperation operation, OperationFilterContext context)
         {
             var policy = context.ApiDescription.ActionDescriptor.EndpointMetadata.OfType<IAuthorizeData>().Select(data => data.Policy).FirstOrDefault();
-            if (policy == AccessSetup.ReadHistory || (policy is not null && auth.Value.RequireForCourseApi))
+            // The course's API carries its policy only with Auth:RequireForCourseApi (AccessSetup.RequireForCourseApi).
+            if (policy is not null)
             {
                 operation.Security ??= [];
                 operation.Security.Add(new OpenApiSecurityRequirement { [new OpenApiSecuritySchemeReference(BearerScheme, context.Document)] = [] });

@@ -10,15 +10,19 @@ namespace Supermarket.Api.Purchases;
 /// purchase. As payment APIs do it: the same key with the same request is a retry (it gets the first answer, the same
 /// purchase id); the same key with a different request is refused, so two purchases never merge under one id.
 /// </summary>
-public sealed class IdempotencyKeyClaimClient(IRequestClient<ClaimIdempotencyKey> client)
+public sealed class IdempotencyKeyClaimClient(IClientFactory clients)
 {
+    // One for the process, not one a request: most purchases send no key, and a scoped client is built for each
+    // request that resolves it (MassTransit's request clients are safe to share).
+    private readonly IRequestClient<ClaimIdempotencyKey> _client = clients.CreateRequestClient<ClaimIdempotencyKey>();
+
     /// <summary>Asks within the request's deadline, leaving the rest of it for the publish.</summary>
     public async Task<KeyClaim> ClaimAsync(PurchaseRecorded purchase, string key, RequestDeadline deadline)
     {
         var timeout = RequestTimeout.After(ms: Math.Max(1, (int)deadline.Remaining.TotalMilliseconds));
         try
         {
-            var answer = await client.GetResponse<IdempotencyKeyClaimed>(
+            var answer = await _client.GetResponse<IdempotencyKeyClaimed>(
                 new ClaimIdempotencyKey(purchase.StoreId, key, RequestHash(purchase)), deadline.Ended, timeout).WaitAsync(deadline.Ended);
             return answer.Message.SameRequest ? KeyClaim.SameRequest : KeyClaim.OtherRequest;
         }

@@ -10,8 +10,7 @@ public static class PurchaseEndpoints
     public static IEndpointRouteBuilder MapPurchases(this IEndpointRouteBuilder app)
     {
         var purchases = app.MapGroup("/purchase").WithTags("Purchases")
-            .RequireAuthorization(AccessSetup.RecordPurchases)
-            .AddEndpointFilter<TillOfTheStore>();
+            .RequireForCourseApi(AccessSetup.RecordPurchases, tills => tills.AddEndpointFilter<TillOfTheStore>());
         purchases.MapPost("/{storeID}/customer/{custID}/date/{date}", RecordPurchase)
             .WithName("RecordPurchase")
             .WithSummary("Records one purchase; 201 once the broker has confirmed it.")

@@ -21,17 +21,16 @@ public static class PurchaseIngestSetup
         builder.Services.AddSingleton<IPublishObserver, RefusedPublishObserver>();
         builder.Services.AddSingleton<PurchaseBatcher>();
         builder.Services.AddHostedService(services => services.GetRequiredService<PurchaseBatcher>());
-        // Per request, as the MassTransit request client the key claims are asked with.
-        builder.Services.AddScoped<PurchaseIngest>();
-        builder.Services.AddScoped<IdempotencyKeyClaimClient>();
+        builder.Services.AddSingleton<PurchaseIngest>();
+        builder.Services.AddSingleton<IdempotencyKeyClaimClient>();
         builder.Services.AddSingleton<BrokerConnection>();
         builder.Services.AddSupermarketBus(builder.Configuration, bus =>
         {
             // Published to the exchange of their message type, which the worker that answers binds to its queue:
             // the API names no worker's queue, so its broker user needs no right on one. A question asked before
             // that worker ever started reaches nobody and times out, as it would unanswered. (The sales questions
-            // go to their shard's exchange: Insights/SalesShardClients.)
-            bus.AddRequestClient<ClaimIdempotencyKey>();
+            // go to their shard's exchange: Insights/SalesShardClients; the Idempotency-Key claims to their type's,
+            // from IdempotencyKeyClaimClient's one client.)
             bus.AddRequestClient<PurchasesAtStore>();
             bus.AddRequestClient<PurchasesOfCustomer>();
         },

@@ -26,8 +26,19 @@ public static class TelemetryRegistration
     /// consume, request) and MySqlConnector (its pool's <c>db.client.connections.*</c>, each command).</summary>
     private static readonly string[] LibrarySources = ["MassTransit", "MySqlConnector"];
 
+    /// <summary>ASP.NET Core's meters that say how the service is doing: its requests (<c>http.server.*</c>), its
+    /// connections, the exceptions it handled and the requests its rate limiter refused. Not its routing,
+    /// authentication, authorization or memory pool meters, which <c>AddAspNetCoreInstrumentation</c> would add too:
+    /// each records on every request (or every buffer) figures nobody here reads, on the purchase's hot path
+    /// (docs/performance.md, "The purchase's cost").</summary>
+    private static readonly string[] AspNetCoreMeters =
+    [
+        "Microsoft.AspNetCore.Hosting", "Microsoft.AspNetCore.Server.Kestrel", "Microsoft.AspNetCore.Diagnostics",
+        "Microsoft.AspNetCore.RateLimiting",
+    ];
+
     /// <summary>
-    /// OpenTelemetry the stock way: this system's meter, the libraries', ASP.NET Core's, HttpClient's and the
+    /// OpenTelemetry the stock way: this system's meter, the libraries', ASP.NET Core's (those above), HttpClient's and the
     /// runtime's, read on each GET /metrics by the Prometheus exporter and pushed over OTLP when
     /// Telemetry:OtlpEndpoint is set, or to Azure Monitor when APPLICATIONINSIGHTS_CONNECTION_STRING is (the Azure
     /// deployment). With either a purchase is also traced, from its POST through the broker to the writer's
@@ -47,7 +58,7 @@ public static class TelemetryRegistration
             .WithMetrics(metrics => metrics
                 .AddMeter(MeterName)
                 .AddMeter(LibrarySources)
-                .AddAspNetCoreInstrumentation()
+                .AddMeter(AspNetCoreMeters)
                 .AddHttpClientInstrumentation()
                 .AddRuntimeInstrumentation()
                 // A scrape is always read fresh: the tests and the load test compare two scrapes taken moments apart.
