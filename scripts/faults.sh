@@ -66,13 +66,16 @@ node() { cat "$FAULTS/node"; }
 
 # The writer as it was before the newest migration (the parent of the commit that added it; -M so that the folder's
 # move from the writer to Supermarket.Database counts as the move it is, not as six new migrations), built from git into
-# the local state, where the AppHost's previous-writer resource runs it beside today's.
+# the local state, where the AppHost's previous-writer resource runs it beside today's. Only src/ and the build's own
+# files: a whole copy of the repository there would hold a second benchmarks project, which BenchmarkDotNet, looking
+# for its project under the checkout, then refuses to build (it found two).
 PREVIOUS_WRITER=$STATE/previous-writer
 previous_writer_build() {
   local changed
   changed=$(git -C "$ROOT" log -1 -M --diff-filter=A --format=%H -- src/Supermarket.Database/Schema/Migrations src/Supermarket.PurchasesWriter/Storage/Migrations)
   rm -rf "$PREVIOUS_WRITER" && mkdir -p "$PREVIOUS_WRITER"
-  git -C "$ROOT" archive "$changed^" | tar -x -C "$PREVIOUS_WRITER"
+  git -C "$ROOT" archive "$changed^" -- src Directory.Build.props Directory.Build.targets Directory.Packages.props global.json .editorconfig |
+    tar -x -C "$PREVIOUS_WRITER"
   log "building the writer of ${changed:0:7}^ (before the newest migration) in $PREVIOUS_WRITER"
   dotnet build "$PREVIOUS_WRITER/src/Supermarket.PurchasesWriter" -c Release -v q -nologo >"$PREVIOUS_WRITER/build.log" 2>&1 \
     || die "building the previous writer failed; see $PREVIOUS_WRITER/build.log"

@@ -1,5 +1,3 @@
-using Supermarket.Contracts.Purchases;
-
 namespace Supermarket.Benchmarks;
 
 /// <summary>
@@ -12,14 +10,11 @@ public sealed class LockedSalesMatrix(int maxItemId, int maxStores)
     private readonly int[,] _units = new int[maxItemId, maxStores];
     private readonly object[] _rowLocks = [.. Enumerable.Range(0, maxItemId).Select(_ => new object())];
 
-    public void RecordPurchase(int storeId, ReadOnlySpan<PurchaseLine> lines)
+    public void Record(int storeId, int itemId, int quantity)
     {
-        foreach (var line in lines)
+        lock (_rowLocks[itemId - 1])
         {
-            lock (_rowLocks[line.ItemId - 1])
-            {
-                _units[line.ItemId - 1, storeId - 1] += line.Quantity;
-            }
+            _units[itemId - 1, storeId - 1] += quantity;
         }
     }
 

@@ -1,29 +1,41 @@
-using Supermarket.Contracts.Purchases;
+using Supermarket.Contracts.Ledger;
 
 namespace Supermarket.Benchmarks;
 
-/// <summary>Purchases as the load test sends them: a random store, five random items, quantity 1.</summary>
+/// <summary>Sales as the load test sends them (a random store, five random items, quantity 1), grouped into sales
+/// ledger entries as the Purchases writer stores them: one entry for each group of purchases the API published.</summary>
 public static class SalesLoad
 {
     public const int MaxItemId = 100_000;
     public const int MaxStores = 512;
     public const int ItemsPerPurchase = 5;
 
-    public static (int Store, PurchaseLine[] Lines)[] Purchases(int count, int seed)
+    /// <summary>About the purchases a broker message carries on the A3 day (docs/performance.md: 59-62).</summary>
+    public const int PurchasesPerEntry = 60;
+
+    /// <summary>The entries one benchmark invocation counts.</summary>
+    public const int EntriesCounted = 200;
+
+    public static byte[][] LedgerEntries(int count, int seed)
     {
         var random = new Random(seed);
-        var purchases = new (int, PurchaseLine[])[count];
-        for (var p = 0; p < count; p++)
+        var entries = new byte[count][];
+        var lines = new List<SaleLine>(PurchasesPerEntry * ItemsPerPurchase);
+        for (var e = 0; e < count; e++)
         {
-            var lines = new PurchaseLine[ItemsPerPurchase];
-            for (var i = 0; i < lines.Length; i++)
+            lines.Clear();
+            for (var p = 0; p < PurchasesPerEntry; p++)
             {
-                lines[i] = new PurchaseLine(random.Next(1, MaxItemId + 1), 1);
+                var store = random.Next(1, MaxStores + 1);
+                for (var i = 0; i < ItemsPerPurchase; i++)
+                {
+                    lines.Add(new SaleLine(store, random.Next(1, MaxItemId + 1), 1));
+                }
             }
 
-            purchases[p] = (random.Next(1, MaxStores + 1), lines);
+            entries[e] = SalesLedgerEntry.Encode(lines);
         }
 
-        return purchases;
+        return entries;
     }
 }

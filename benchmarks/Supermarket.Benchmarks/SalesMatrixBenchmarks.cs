@@ -1,57 +1,73 @@
+using System.Runtime.InteropServices;
 using BenchmarkDotNet.Attributes;
 using BenchmarkDotNet.Configs;
-using Supermarket.Contracts.Purchases;
+using Supermarket.Contracts.Ledger;
 using Supermarket.SalesCounting;
 
 namespace Supermarket.Benchmarks;
 
 /// <summary>
-/// <see cref="SalesMatrix"/> against the seeds' lock-per-item-row matrix with a heap, on the full 100000 × 512 matrix
-/// after the seeds' A3 day (691,200 purchases of 5 items). Each category's ratio column is new ÷ baseline. Record
-/// times are per purchase (5 counter updates).
+/// <see cref="SalesMatrix"/> as the Sales aggregator runs it, against the seeds' lock-per-item-row matrix with a heap,
+/// on the full 100000 × 512 matrix after the seeds' A3 day (691,200 purchases of 5 items):
+/// <list type="bullet">
+/// <item>counting: ledger entries as the writer stores them (one per group of purchases), each decoded and recorded
+/// with <see cref="SalesMatrix.RecordSales"/> on one thread, as the ledger feed does (SalesLedgerFeed.Apply);</item>
+/// <item>the two questions, as the questions' consumer asks them;</item>
+/// <item>a checkpoint's copy: the part a question can wait for now (<see cref="SalesMatrix.CountersPerCopyPart"/>)
+/// against the whole matrix it waited for before.</item>
+/// </list>
+/// Each category's ratio column is new ÷ baseline; counting times are per purchase.
 /// </summary>
 [MemoryDiagnoser]
 [CategoriesColumn]
 [GroupBenchmarksBy(BenchmarkLogicalGroupRule.ByCategory)]
 public class SalesMatrixBenchmarks
 {
-    private const int PurchasesPerThread = 20_000;
     private const int DayOfPurchases = 691_200;
+    private const int CountedPurchases = SalesLoad.EntriesCounted * SalesLoad.PurchasesPerEntry;
 
     private SalesMatrix _matrix = null!;
+    private SalesMatrix _copy = null!;
     private LockedSalesMatrix _locked = null!;
-    private (int Store, PurchaseLine[] Lines)[][] _threadPurchases = null!;
+    private byte[][] _entries = null!;
+    private readonly List<SaleLine> _lines = [];
     private int _query;
+    private long _copied;
 
     [GlobalSetup]
     public void Fill()
     {
         _matrix = new SalesMatrix(SalesLoad.MaxItemId, SalesLoad.MaxStores);
+        _copy = new SalesMatrix(SalesLoad.MaxItemId, SalesLoad.MaxStores);
         _locked = new LockedSalesMatrix(SalesLoad.MaxItemId, SalesLoad.MaxStores);
-        foreach (var (store, lines) in SalesLoad.Purchases(DayOfPurchases, seed: 2021))
+        foreach (var entry in SalesLoad.LedgerEntries(DayOfPurchases / SalesLoad.PurchasesPerEntry, seed: 2021))
         {
-            _matrix.RecordPurchase(store, lines);
-            _locked.RecordPurchase(store, lines);
+            CountEntry(entry);
+            LockPerRow_CountEntry(entry);
         }
 
-        _threadPurchases = [SalesLoad.Purchases(PurchasesPerThread, 1), SalesLoad.Purchases(PurchasesPerThread, 2)];
+        _entries = SalesLoad.LedgerEntries(SalesLoad.EntriesCounted, seed: 1);
     }
 
-    [Benchmark(Baseline = true, OperationsPerInvoke = PurchasesPerThread)]
-    [BenchmarkCategory("Record a purchase, 1 thread")]
-    public void LockPerRow_Record1Thread() => LockPerRow_Record(0);
+    [Benchmark(Baseline = true, OperationsPerInvoke = CountedPurchases)]
+    [BenchmarkCategory("Count a purchase from the ledger")]
+    public void LockPerRow_Count()
+    {
+        foreach (var entry in _entries)
+        {
+            LockPerRow_CountEntry(entry);
+        }
+    }
 
-    [Benchmark(OperationsPerInvoke = PurchasesPerThread)]
-    [BenchmarkCategory("Record a purchase, 1 thread")]
-    public void SalesMatrix_Record1Thread() => SalesMatrix_Record(0);
-
-    [Benchmark(Baseline = true, OperationsPerInvoke = 2 * PurchasesPerThread)]
-    [BenchmarkCategory("Record a purchase, 2 threads")]
-    public void LockPerRow_Record2Threads() => Parallel.For(0, 2, LockPerRow_Record);
-
-    [Benchmark(OperationsPerInvoke = 2 * PurchasesPerThread)]
-    [BenchmarkCategory("Record a purchase, 2 threads")]
-    public void SalesMatrix_Record2Threads() => Parallel.For(0, 2, SalesMatrix_Record);
+    [Benchmark(OperationsPerInvoke = CountedPurchases)]
+    [BenchmarkCategory("Count a purchase from the ledger")]
+    public void SalesMatrix_Count()
+    {
+        foreach (var entry in _entries)
+        {
+            CountEntry(entry);
+        }
+    }
 
     [Benchmark(Baseline = true)]
     [BenchmarkCategory("Top 10 items at a store")]
@@ -85,19 +101,35 @@ public class SalesMatrixBenchmarks
         return _matrix.TopStoresForItem(NextId(SalesLoad.MaxItemId), best);
     }
 
-    private void LockPerRow_Record(int thread)
+    [Benchmark(Baseline = true)]
+    [BenchmarkCategory("A checkpoint's copy, as long as a question waits for it")]
+    public void SalesMatrix_CopyWhole() => _matrix.CopyTo(_copy);
+
+    [Benchmark]
+    [BenchmarkCategory("A checkpoint's copy, as long as a question waits for it")]
+    public void SalesMatrix_CopyPart()
     {
-        foreach (var (store, lines) in _threadPurchases[thread])
-        {
-            _locked.RecordPurchase(store, lines);
-        }
+        var count = (int)Math.Min(SalesMatrix.CountersPerCopyPart, _matrix.Counters - _copied);
+        _matrix.CopyCountersTo(_copy, _copied, count);
+        _copied = (_copied + count) % _matrix.Counters;
     }
 
-    private void SalesMatrix_Record(int thread)
+    /// <summary>What the ledger feed does with one entry.</summary>
+    private void CountEntry(byte[] entry)
     {
-        foreach (var (store, lines) in _threadPurchases[thread])
+        _lines.Clear();
+        SalesLedgerEntry.Decode(entry, _lines);
+        _matrix.RecordSales(CollectionsMarshal.AsSpan(_lines));
+    }
+
+    /// <summary>The same entry into the seeds' matrix: decoded alike, each line under its item row's lock.</summary>
+    private void LockPerRow_CountEntry(byte[] entry)
+    {
+        _lines.Clear();
+        SalesLedgerEntry.Decode(entry, _lines);
+        foreach (var line in _lines)
         {
-            _matrix.RecordPurchase(store, lines);
+            _locked.Record(line.StoreId, line.ItemId, (int)line.Quantity);
         }
     }
 

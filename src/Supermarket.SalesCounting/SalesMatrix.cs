@@ -173,6 +173,11 @@ public sealed class SalesMatrix
         _tileMax.AsSpan().CopyTo(copy._tileMax);
     }
 
+    /// <summary>How many counters a checkpoint's copy takes at a time (<see cref="CopyCountersTo"/>), between two reads
+    /// of the ledger: 16 MB, a few milliseconds, so a question waiting for the next read waits that long at most for a
+    /// checkpoint (#55), where the whole copy (hundreds of MB) held it up for as long.</summary>
+    public const int CountersPerCopyPart = 1 << 21;
+
     /// <summary>How many counters this matrix holds: what <see cref="CopyCountersTo"/> copies a part of at a time.</summary>
     public long Counters => _units.LongLength;
 

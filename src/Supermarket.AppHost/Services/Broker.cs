@@ -93,7 +93,7 @@ public static class Broker
         Directory.CreateDirectory(Path.Combine(node.Folder, "mnesia"));
         Directory.CreateDirectory(Path.Combine(node.Folder, "log"));
         File.WriteAllText(Path.Combine(node.Folder, "rabbitmq-env.conf"), "");
-        // The shovel moves set-aside purchases back to the writer (scripts/services.sh replay-unstorable).
+        // The shovel moves set-aside purchases back to the writer (the writer's replay-unstorable command: UnstorablePurchasesReplay).
         File.WriteAllText(Path.Combine(node.Folder, "enabled_plugins"), "[rabbitmq_management,rabbitmq_shovel].\n");
         var config = new StringBuilder($"""
             listeners.tcp.1 = 127.0.0.1:{node.Port}

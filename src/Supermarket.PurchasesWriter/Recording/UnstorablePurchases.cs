@@ -8,8 +8,9 @@ namespace Supermarket.PurchasesWriter.Recording;
 /// Where a purchase MySQL refuses as it is goes: alone, in a message of its own (the same <see cref="PurchaseBatchRecorded"/>
 /// the API publishes, so it needs no other consumer), to <see cref="Topology.UnstorablePurchasesQueue"/>, which nothing
 /// consumes. It is counted (<c>supermarket.writer.purchases.set_aside</c>) and logged as an error with its id and
-/// MySQL's reason. Once the cause is fixed, <c>scripts/services.sh replay-unstorable</c> moves the queue's messages
-/// back to the writer's fanout with RabbitMQ's shovel; one MySQL still refuses comes back here.
+/// MySQL's reason. Once the cause is fixed, the writer's <c>replay-unstorable</c> command on the AppHost (the AppHost's
+/// UnstorablePurchasesReplay) moves the queue's messages back to the writer's fanout with RabbitMQ's shovel; one MySQL
+/// still refuses comes back here.
 /// </summary>
 /// <remarks>The send is confirmed before the batch it came from is acknowledged. Should that batch be retried after
 /// it (the database going away mid-batch), the purchase is set aside twice; the writer stores a purchase once
@@ -25,7 +26,8 @@ public sealed class UnstorablePurchases(WriterMetrics metrics, ILogger<Unstorabl
         metrics.SetAside();
         logger.LogError(refusal,
             "Purchase {PurchaseId} of store {StoreId} cannot be stored as it is ({Reason}); it was set aside in {Queue}. " +
-            "Once the cause is fixed, `scripts/services.sh replay-unstorable` puts it back on the writer's path",
+            "Once the cause is fixed, the writer's command Replay set-aside purchases on the dashboard " +
+            "(`dotnet tool run aspire resource purchases-writer replay-unstorable`) puts it back on the writer's path",
             purchase.PurchaseId, purchase.StoreId, refusal.Message, Topology.UnstorablePurchasesQueue);
     }
 }

@@ -44,10 +44,6 @@ public sealed class SalesLedgerFeed(
     /// <summary>How many of the matrix's counters <see cref="_copy"/> holds so far.</summary>
     private long _copied;
 
-    /// <summary>Counters copied between two reads: 16 MB, a few milliseconds, so a question waiting for the next read
-    /// waits that long at most for a checkpoint (#55), where the whole copy (hundreds of MB) held it up for as long.</summary>
-    private const int CountersPerPart = 1 << 21;
-
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         _started = Stopwatch.GetTimestamp();
@@ -284,7 +280,7 @@ public sealed class SalesLedgerFeed(
     /// last, and is saved.</summary>
     private void CopyNextPart()
     {
-        var count = (int)Math.Min(CountersPerPart, matrix.Counters - _copied);
+        var count = (int)Math.Min(SalesMatrix.CountersPerCopyPart, matrix.Counters - _copied);
         matrix.CopyCountersTo(_copy!, _copied, count);
         _copied += count;
         if (_copied == matrix.Counters)
