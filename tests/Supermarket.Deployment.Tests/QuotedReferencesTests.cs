@@ -1,0 +1,100 @@
+using System.Text.RegularExpressions;
+
+namespace Supermarket.Deployment.Tests;
+
+/// <summary>
+/// What the documentation and the strings users and operators meet quote exists: a file or folder of the repository, a
+/// verb of one of its scripts, a command of run.sh. A command removed while something still quotes it fails here, not
+/// in front of a user (#58: Swagger's Authorize dialog sent users to a removed <c>./run.sh credential</c>, and typing it
+/// started a load test; the writer's log sent operators to a verb scripts/services.sh did not have). Quoted means in
+/// backticks (Markdown, and the log lines and descriptions that borrow them) or in <c>&lt;c&gt;</c> (XML comments);
+/// prose may tell the history of what is gone.
+/// </summary>
+public sealed partial class QuotedReferencesTests
+{
+    private static readonly string Root = ComposeFile.RepositoryRoot();
+
+    /// <summary>The folders a quoted path of the repository starts with.</summary>
+    private static readonly string[] Folders = ["src/", "tests/", "tools/", "scripts/", "loadtest/", "benchmarks/", "docs/", "docker/", "infra/", ".ci/"];
+
+    [Fact]
+    public void Every_path_of_the_repository_quoted_in_the_documentation_exists()
+    {
+        var missing = Documentation()
+            .SelectMany(file => Quotes(file).SelectMany(quote => quote.Text.Split(' ', StringSplitOptions.RemoveEmptyEntries)
+                .Select(word => (quote.Where, Path: RepositoryPath(word)))))
+            .Where(quoted => quoted.Path is not null && !File.Exists(Path.Combine(Root, quoted.Path)) && !Directory.Exists(Path.Combine(Root, quoted.Path)))
+            .Select(quoted => $"{quoted.Where}: {quoted.Path}");
+
+        Assert.Empty(missing);
+    }
+
+    [Fact]
+    public void Every_script_verb_and_run_sh_command_quoted_in_the_documentation_and_the_code_exists()
+    {
+        var unknown = Documentation().Concat(Code())
+            .SelectMany(Quotes)
+            .Select(quote => (quote.Where, Command: ScriptCommand().Match(quote.Text)))
+            .Where(quoted => quoted.Command.Success)
+            .Where(quoted => quoted.Command.Groups["verb"].Success
+                ? !Verbs(quoted.Command.Groups["script"].Value).Contains(quoted.Command.Groups["verb"].Value)
+                : !File.Exists(Path.Combine(Root, quoted.Command.Groups["script"].Value)))
+            .Select(quoted => $"{quoted.Where}: {quoted.Command.Value}");
+
+        Assert.Empty(unknown);
+    }
+
+    [Fact]
+    public void The_verbs_are_read_from_the_scripts_case_labels()
+    {
+        // The check above is only as good as this reading: run.sh's commands, and a verb behind a mode prefix.
+        Assert.Superset(new HashSet<string> { "up", "down", "status", "chaos" }, Verbs("run.sh"));
+        Assert.Superset(new HashSet<string> { "install", "db-up", "rabbit-block" }, Verbs("scripts/services.sh"));
+        Assert.DoesNotContain("credential", Verbs("run.sh"));
+    }
+
+    private static IEnumerable<string> Documentation() =>
+        [Path.Combine(Root, "README.md"), .. Directory.EnumerateFiles(Path.Combine(Root, "docs"), "*.md")];
+
+    private static IEnumerable<string> Code() =>
+        new[] { "src", "loadtest", "tools" }.SelectMany(folder => Directory.EnumerateFiles(Path.Combine(Root, folder), "*.cs", SearchOption.AllDirectories))
+            .Where(file => !file.Contains($"{Path.DirectorySeparatorChar}obj{Path.DirectorySeparatorChar}", StringComparison.Ordinal)
+                && !file.Contains($"{Path.DirectorySeparatorChar}bin{Path.DirectorySeparatorChar}", StringComparison.Ordinal));
+
+    private static IEnumerable<(string Where, string Text)> Quotes(string file) =>
+        File.ReadLines(file).SelectMany((line, index) => Quoted().Matches(line)
+            .Select(match => ($"{Path.GetRelativePath(Root, file)}:{index + 1}", match.Groups["text"].Value)));
+
+    /// <summary>A word that names something in the repository, as it would be typed from its root; null otherwise
+    /// (placeholders, elided paths, the load test's reports, which each run makes).</summary>
+    private static string? RepositoryPath(string word)
+    {
+        var path = word.TrimStart('(', '"', '\'').TrimEnd('.', ',', ';', ':', ')', '"', '\'');
+        path = path.StartsWith("./", StringComparison.Ordinal) ? path[2..] : path;
+        if (path is not ("run.sh" or "test.sh") && !Folders.Any(folder => path.StartsWith(folder, StringComparison.Ordinal)))
+        {
+            return null;
+        }
+
+        return path.IndexOfAny(['<', '>', '*', '{', '}', '$', '[', ']', '|', '…']) >= 0 || path.StartsWith("loadtest/reports/", StringComparison.Ordinal)
+            ? null
+            : path.Split('#')[0].Split(':')[0].TrimEnd('/');
+    }
+
+    /// <summary>The verbs a script dispatches on: the labels of its case statements (<c>  up)</c>,
+    /// <c>  rabbit-up | rabbit-start)</c>, <c>  0:inject)</c>).</summary>
+    private static HashSet<string> Verbs(string script) =>
+        File.Exists(Path.Combine(Root, script))
+            ? [.. File.ReadLines(Path.Combine(Root, script)).Select(line => CaseLabel().Match(line)).Where(match => match.Success)
+                .SelectMany(match => match.Groups["labels"].Value.Split('|', StringSplitOptions.TrimEntries))]
+            : [];
+
+    [GeneratedRegex(@"`(?<text>[^`]+)`|<c>(?<text>.*?)</c>")]
+    private static partial Regex Quoted();
+
+    [GeneratedRegex(@"^(?:\./)?(?<script>run\.sh|scripts/[a-z-]+\.sh)(?:\s+(?<verb>[a-z][a-z0-9-]*))?")]
+    private static partial Regex ScriptCommand();
+
+    [GeneratedRegex(@"^\s+(?:\d+:)?(?<labels>[a-z][a-z0-9-]*(?:\s*\|\s*[a-z][a-z0-9-]*)*)\)")]
+    private static partial Regex CaseLabel();
+}
