@@ -5,7 +5,7 @@ using MassTransit;
 namespace Supermarket.Deployment.Tests;
 
 /// <summary>One name, one thing, across every assembly the deployment ships: a newcomer who finds a type by its name
-/// finds the one it means, and a setting's section names one options class.</summary>
+/// finds the one it means, and a setting's section names one options class and one row of docs/settings.md.</summary>
 public sealed partial class NamingTests
 {
     private static readonly Assembly[] Shipped =
@@ -46,12 +46,12 @@ public sealed partial class NamingTests
     }
 
     [Fact]
-    public void Each_settings_section_is_one_options_class_and_one_row_of_the_readme()
+    public void Each_settings_section_is_one_options_class_and_one_row_of_the_settings_page()
     {
         var sections = SupermarketTypes()
             .Select(type => type.GetField("Section", BindingFlags.Public | BindingFlags.Static)?.GetRawConstantValue() as string)
             .OfType<string>().ToList();
-        var rows = File.ReadLines(Path.Combine(ComposeFile.RepositoryRoot(), "README.md"))
+        var rows = File.ReadLines(Path.Combine(ComposeFile.RepositoryRoot(), "docs", "settings.md"))
             .Select(line => SettingsRow().Match(line)).Where(match => match.Success).Select(match => match.Groups["section"].Value).ToList();
 
         Assert.Equal(sections.Count, sections.Distinct().Count());
