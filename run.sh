@@ -8,7 +8,7 @@
 #                                             --tls: AMQP and MySQL over TLS with certificates made at deploy time
 #   ./run.sh chaos [topology] [--in-containers] [options]   days of load with faults injected (scripts/faults.sh),
 #                                             verified, a table row per scenario: the load test's chaos command
-#                                             (its options: the load test's `chaos --help`, README); two API
+#                                             (its options: the load test's `chaos --help`, docs/operations.md); two API
 #                                             replicas unless --api-replicas says
 #   ./run.sh down                             stop the AppHost and everything it runs, and the containers
 #                                             (their volumes stay)

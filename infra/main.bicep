@@ -1,6 +1,6 @@
 // The Azure deployment `azd up` provisions (azure.yaml): one resource group holding the system as
 // docker/compose.yaml runs it, on Azure Container Apps and Azure Database for MySQL. Compiled and linted by the test
-// suite with the Bicep CLI; never deployed from this repository's machines (README, "Deployment").
+// suite with the Bicep CLI; never deployed from this repository's machines (docs/deployment.md).
 targetScope = 'subscription'
 
 @minLength(1)
@@ -56,12 +56,12 @@ param rabbitmqWriterPassword string
 param rabbitmqAggregatorPassword string
 
 @secure()
-@description('The key tills\' and analysts\' credentials are signed with (Auth:SigningKey, README "Security").')
+@description('The key tills\' and analysts\' credentials are signed with (Auth:SigningKey, docs/security.md).')
 @metadata({ azd: { type: 'generate', config: { length: 64, noSpecial: true } } })
 param signingKey string
 
 @minValue(1)
-@description('Sales shards: the catalog\'s items split into this many contiguous ranges, each counted by aggregators of its own (README, "Scaling out"). azd reads it from SALES_SHARDS.')
+@description('Sales shards: the catalog\'s items split into this many contiguous ranges, each counted by aggregators of its own (docs/operations.md, "Sales shards"). azd reads it from SALES_SHARDS.')
 param salesShards int = 1
 
 @minValue(1)

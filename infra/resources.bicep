@@ -31,7 +31,7 @@ param salesShardReplicas int
 
 var suffix = uniqueString(resourceGroup().id)
 var mysqlAdminUser = 'supermarket_admin'
-// The accounts of every deployment (README, "Security"); their rights are scripts/broker-rights/, as locally.
+// The accounts of every deployment (docs/security.md); their rights are scripts/broker-rights/, as locally.
 var brokerUsers = {
   api: 'supermarket_api'
   writer: 'supermarket_writer'
@@ -190,7 +190,7 @@ resource supermarketDatabase 'Microsoft.DBforMySQL/flexibleServers/databases@202
   properties: { charset: 'utf8mb4', collation: 'utf8mb4_0900_ai_ci' }
 }
 
-// Container Apps reach the server over Azure's network; a private network is the next step (README, "Deployment").
+// Container Apps reach the server over Azure's network; a private network is the next step (docs/deployment.md).
 resource fromAzure 'Microsoft.DBforMySQL/flexibleServers/firewallRules@2023-12-30' = {
   parent: mysql
   name: 'AllowAzureServices'

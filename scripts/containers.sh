@@ -121,8 +121,8 @@ build_local_bases() {
 
 random_secret() { head -c 48 /dev/urandom | base64 -w0 | tr -dc 'A-Za-z0-9' | head -c 32; }
 
-# The variables docker/compose.yaml requires, made once: the same accounts as every deployment has (README,
-# "Security"), with passwords no one else knows; and the local bases in place of the official images.
+# The variables docker/compose.yaml requires, made once: the same accounts as every deployment has
+# (docs/security.md), with passwords no one else knows; and the local bases in place of the official images.
 ensure_env_file() {
   [ -s "$ENV_FILE" ] && return
   mkdir -p "$DIR"

@@ -14,7 +14,7 @@ public sealed class DatabaseOptions : IValidatableObject
     public string ConnectionString { get; set; } = "Server=127.0.0.1;Port=3306;Database=supermarket;SslMode=None";
 
     /// <summary>This service's own database user: the writer's owns the schema, the aggregator's may read the sales
-    /// ledger only (README, "Security"). No default, like <see cref="Password"/>: a process without them refuses to
+    /// ledger only (docs/security.md). No default, like <see cref="Password"/>: a process without them refuses to
     /// start.</summary>
     [Required(ErrorMessage = "Database:User is not set (Database__User): each service has a database user of its own.")]
     public string User { get; set; } = "";

@@ -48,7 +48,7 @@ public sealed class BrokerOptions
     [Required]
     public string VirtualHost { get; set; } = "/";
 
-    /// <summary>This service's own broker user, allowed only what the service needs (README, "Security"). No default:
+    /// <summary>This service's own broker user, allowed only what the service needs (docs/security.md). No default:
     /// a process without one refuses to start, so no deployment runs on a password someone forgot to set.
     /// the AppHost gives each local process its user from the accounts of this machine.</summary>
     [Required(ErrorMessage = "Broker:Username is not set: each service has a broker user of its own (Broker__Username).")]

@@ -75,7 +75,7 @@ public static class BusRegistration
                     }
                 });
                 // MassTransit writes its envelope indented by default: a 100-purchase batch doubles in size, and every
-                // byte is parsed, persisted and sent again by the broker (docs/performance.md, "Levers").
+                // byte is parsed, persisted and sent again by the broker (docs/performance.md, "Levers in the code").
                 rabbit.ConfigureJsonSerializerOptions(json =>
                 {
                     json.WriteIndented = false;

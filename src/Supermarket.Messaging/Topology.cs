@@ -5,7 +5,7 @@ namespace Supermarket.Messaging;
 /// <summary>
 /// Every exchange and queue of the system, and the shape each queue is declared with. A queue has one owner, the
 /// worker that consumes it, which alone declares it: the API publishes purchases to their fanout and questions to
-/// the exchange of their message type, and its broker user may not touch a worker's queue (README, "Security").
+/// the exchange of their message type, and its broker user may not touch a worker's queue (docs/security.md).
 /// A purchase published before the writer ever declared its queue reaches no queue; it is returned (the publish is
 /// mandatory) and answered 503, never 201.
 /// </summary>

@@ -11,7 +11,8 @@ namespace Supermarket.SalesCounting;
 /// item of the catalog, or of one shard's range of them (<see cref="Items"/>; SalesShardOptions).
 /// </summary>
 /// <remarks>
-/// Layout, chosen by measurement (docs/performance.md, benchmarks/Supermarket.Benchmarks):
+/// Layout, chosen by measurement (benchmarks/Supermarket.Benchmarks, docs/performance.md; the layouts tried are in its history,
+/// git show 0a04341:docs/performance.md, "How the layout was chosen"):
 /// <list type="bullet">
 /// <item>The counters are item-major: one item's counters of every store are consecutive (4 KB for 512 stores).
 /// "Top stores for an item" streams that row and compares a vector of counters at a time against the current K-th

@@ -63,5 +63,5 @@ public static class LocalCredentials
             : throw new InvalidOperationException(UnusableKey);
 
     public static string UnusableKey { get; } =
-        $"{AuthOptions.Section}:{nameof(AuthOptions.SigningKey)} must be base64 of at least {MinimumKeyBytes} bytes (./run.sh makes one: README, \"Security\").";
+        $"{AuthOptions.Section}:{nameof(AuthOptions.SigningKey)} must be base64 of at least {MinimumKeyBytes} bytes (./run.sh makes one: docs/security.md).";
 }

@@ -45,7 +45,7 @@ public sealed class Dashboard(LoadOptions options, Func<IReadOnlyList<ZoneState>
     public static string Line(TimelineSample sample, long total) => Invariant(
         $"[{sample.Seconds,6:F0} s] {sample.Answered,10:N0}/{total:N0}  {sample.RequestsPerSecond,8:N0} req/s  p99 {sample.Latencies.P99Ms:F1} ms  failures {sample.Failures:N0}  queued for the writer {sample.WriterQueue?.ToString("N0", CultureInfo.InvariantCulture) ?? "-"}  storage trails {sample.StoredLagSeconds?.ToString("F1", CultureInfo.InvariantCulture) ?? "-"} s");
 
-    /// <summary>A frame as plain text, for the report folder (and the README).</summary>
+    /// <summary>A frame as plain text, for the report folder (and docs/load-test.md).</summary>
     public static string ToText(IRenderable frame)
     {
         var text = new StringWriter();

@@ -6,7 +6,7 @@ namespace Supermarket.LoadTest.Scenario;
 
 /// <summary>
 /// The credentials the load test sends, issued with <see cref="LoadOptions.Credentials"/> (by default the
-/// <c>Auth__SigningKey</c> that ./run.sh gives the API and the load test alike; README, "Security"), one per person, as each would have their own: an analyst's for every history
+/// <c>Auth__SigningKey</c> that ./run.sh gives the API and the load test alike; docs/security.md), one per person, as each would have their own: an analyst's for every history
 /// read (the API asks for one, and limits each caller's reads a minute), and, with <c>--till-credentials</c>, a till's
 /// for each store's POSTs (for an API with Auth:RequireForCourseApi). Without a key none is sent, and a client whose
 /// own default headers carry one (the tests') uses that.

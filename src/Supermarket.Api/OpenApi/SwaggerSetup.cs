@@ -26,7 +26,7 @@ public static class SwaggerSetup
             });
             swagger.SchemaFilter<Examples>();
             swagger.OperationFilter<RequestBodies>();
-            // Swagger UI's Authorize button takes a credential from the credentials command (README, "Security").
+            // Swagger UI's Authorize button takes a credential from the credentials command (docs/security.md).
             swagger.AddSecurityDefinition(BearerScheme, new OpenApiSecurityScheme
             {
                 Type = SecuritySchemeType.Http,

@@ -8,7 +8,7 @@ namespace Supermarket.Api.Purchases;
 /// Recording one purchase, the use case behind POST /purchase: refuse at once while the broker is gone, stamp the
 /// purchase with its id, claim its Idempotency-Key with the writer, then have the broker confirm it, grouped with the
 /// purchases that arrive with it (<see cref="PurchaseBatcher"/>). All within the request's one deadline. The seeds'
-/// design, a message per purchase, is measured in docs/performance.md from the last commit that had it (c570b80), not
+/// design, a message per purchase, is measured from the last commit that had it (c570b80; docs/performance.md, "Levers in the code"), not
 /// kept here.
 /// </summary>
 public sealed class PurchaseIngest(

@@ -8,7 +8,7 @@ namespace Supermarket.Contracts.Ledger;
 /// varint (a line of the seeds' load takes 6-7 bytes instead of the 48 of a JSON object).
 /// </summary>
 /// <remarks>
-/// The ledger is the read-only contract between the two services (README, "Guarantees"): an entry is written in the
+/// The ledger is the read-only contract between the two services (docs/architecture.md, "Guarantees"): an entry is written in the
 /// same transaction as the purchases it holds, and holds only the lines of purchases that transaction newly stored.
 /// </remarks>
 public static class SalesLedgerEntry

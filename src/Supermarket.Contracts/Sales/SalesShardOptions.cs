@@ -14,7 +14,7 @@ public sealed class SalesShardOptions
     public const string Section = "SalesShards";
 
     /// <summary>1: one aggregator counts every item. Each shard's matrix is <c>Catalog:MaxStoreId</c> × its items ×
-    /// 8 bytes, held twice while a checkpoint is taken (README, "Scaling out").</summary>
+    /// 8 bytes, held twice while a checkpoint is taken (docs/operations.md, "Sales shards").</summary>
     [Range(1, 64)]
     public int Count { get; set; } = 1;
 

@@ -1,7 +1,7 @@
 namespace Supermarket.Database.Ledger;
 
 /// <summary>
-/// The sales ledger as the feed reads it: the contract between the writer's database and the aggregator (README,
+/// The sales ledger as the feed reads it: the contract between the writer's database and the aggregator (docs/architecture.md,
 /// "Guarantees"). <see cref="SalesLedgerReader"/> reads it from MySQL; the feed's fast tests give it a ledger in memory.
 /// </summary>
 public interface ISalesLedger

@@ -6,7 +6,7 @@ namespace Supermarket.Database.Ledger;
 
 /// <summary>
 /// Reads the Purchases writer's sales ledger: the aggregator's whole view of the writer's database, and read-only
-/// (README, "Guarantees": the contract between the two). Its one reader, the feed, reads at the questions' rate while
+/// (docs/architecture.md, "Guarantees": the contract between the two). Its one reader, the feed, reads at the questions' rate while
 /// they are asked (a question waits for a read begun after it arrived), so a read is one prepared statement on a
 /// connection kept open between reads, not a pooled connection's reset and two statements.
 /// </summary>

@@ -10,7 +10,7 @@ namespace Supermarket.Database.Schema;
 /// Brings the schema up to date, as a step of its own before the writers start (<c>Supermarket.PurchasesWriter
 /// migrate</c>, run with the schema owner's database account): each numbered script in Schema/Migrations that
 /// <c>schema_versions</c> does not list yet is applied, in order, and then listed. The running writers' account may
-/// only read and write rows (README, "Security"), and a writer checks at start that the schema is current
+/// only read and write rows (docs/security.md), and a writer checks at start that the schema is current
 /// (<see cref="SchemaIsCurrent"/>). Migration steps that run together take turns through a named lock, so each script
 /// runs once; one that cannot get the lock in time stops instead of migrating without it.
 /// </summary>

@@ -38,7 +38,7 @@ public sealed class WriterOptions
     /// 4,000 purchases a megabyte). When it is full RabbitMQ refuses the publish and the API answers 503 with
     /// Retry-After: load is shed at the door instead of the lag growing without bound. Part of the queue's declaration,
     /// which only the writer makes (<see cref="PurchaseBatchRecordedConsumerDefinition"/>); RabbitMQ refuses to change
-    /// it on an existing queue (README, "Limits, set on purpose").</summary>
+    /// it on an existing queue (docs/api.md, "Limits, set on purpose").</summary>
     [Range(1, 100_000)]
     public int BacklogLimitMegabytes { get; set; } = 64;
 

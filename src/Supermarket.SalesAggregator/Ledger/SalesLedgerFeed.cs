@@ -312,7 +312,7 @@ public sealed class SalesLedgerFeed(
             {
                 // A copy let go is a large object the collector keeps until memory runs short: eight shard replicas
                 // of a 4,000-store chain on one machine each held three matrices' worth and MariaDB was killed for
-                // memory (docs/performance.md). Collected now, at the cost of one full collection a checkpoint (a
+                // memory (docs/performance.md, "Levers in the code"). Collected now, at the cost of one full collection a checkpoint (a
                 // heap of a few large arrays of numbers: milliseconds). Blocking: the services run without concurrent
                 // collections (Directory.Build.targets), so no collection here could run beside the questions.
                 copy = null;

@@ -19,7 +19,7 @@ public sealed class TelemetryOptions
     /// <summary>The share of purchases traced when a trace starts here (a POST without a sampled parent): one in a
     /// thousand. A caller's sampled <c>traceparent</c> is always followed. Every purchase traced halved the 256-store
     /// day under the AppHost (5,191 POST/s against 10,998 as bare processes: the API's spans, and the dashboard
-    /// storing eight spans a purchase; docs/performance.md).</summary>
+    /// storing eight spans a purchase; docs/performance.md, "Levers in the code").</summary>
     [System.ComponentModel.DataAnnotations.Range(0.0, 1.0)]
     public double TraceSampleRatio { get; set; } = 0.001;
 }

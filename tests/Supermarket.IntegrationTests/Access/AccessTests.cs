@@ -4,7 +4,7 @@ using Supermarket.IntegrationTests.Infrastructure;
 
 namespace Supermarket.IntegrationTests.Access;
 
-/// <summary>Who may do what (README, "Security"), on the real API, broker and writer: purchase history needs an
+/// <summary>Who may do what (docs/security.md), on the real API, broker and writer: purchase history needs an
 /// analyst; the course's API is open by default and, with Auth:RequireForCourseApi, needs a till of the store or an
 /// analyst; history reads are limited per caller.</summary>
 [Collection(nameof(SystemCollection))]

@@ -16,7 +16,7 @@ using Writer::Supermarket.PurchasesWriter;
 
 namespace Supermarket.IntegrationTests.Access;
 
-/// <summary>Each service's accounts may do what it needs and no more (README, "Security"), on the real MariaDB and
+/// <summary>Each service's accounts may do what it needs and no more (docs/security.md), on the real MariaDB and
 /// RabbitMQ with the users the AppHost provisions; and no service starts without a password of its own.</summary>
 [Collection(nameof(SystemCollection))]
 public sealed class LeastPrivilegeTests(SupermarketSystem system)

@@ -129,7 +129,7 @@ public sealed class FuzzedInputTests(SupermarketSystem system, ITestOutputHelper
     {
         _api = new(new Dictionary<string, string?>(TestSettings.For())
         {
-            // Short, so the slow-client cases finish quickly; the defaults are in appsettings.json and the README.
+            // Short, so the slow-client cases finish quickly; the defaults are in appsettings.json and docs/settings.md.
             ["Kestrel:Limits:RequestHeadersTimeout"] = "00:00:02",
             ["Auth:RequireForCourseApi"] = courseApiRequiresCredentials ? "true" : "false",
         });

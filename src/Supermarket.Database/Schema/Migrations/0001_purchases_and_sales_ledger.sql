@@ -1,6 +1,6 @@
 -- The Purchases writer's tables. It alone creates and changes them (SchemaMigration applies each numbered file in
 -- this folder once, at its start); the Store aggregator only reads sales_ledger and ledger_identity, with a
--- read-only user (README, "Guarantees"). Written with IF NOT EXISTS: databases from before the migrations were
+-- read-only user (docs/architecture.md, "Guarantees"). Written with IF NOT EXISTS: databases from before the migrations were
 -- numbered already hold these tables.
 -- Ids are UUIDv7 stored big-endian, so new rows append to the end of the primary key instead of splitting random
 -- InnoDB pages (almost twice the insert rate, measured on MariaDB here).

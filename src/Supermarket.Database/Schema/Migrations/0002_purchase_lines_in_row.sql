@@ -1,6 +1,6 @@
 -- A purchase's lines move into its own row, as a JSON array of [item, quantity] pairs in line order: one row and
 -- three index entries per purchase instead of six rows and eight, the largest part of MariaDB's cost per purchase
--- (docs/performance.md, "Levers"). The lines stay queryable with SQL:
+-- (docs/performance.md, "Levers in the code"). The lines stay queryable with SQL:
 --   SELECT l.item_id, l.quantity FROM purchases p,
 --     JSON_TABLE(p.items, '$[*]' COLUMNS (item_id INT PATH '$[0]', quantity INT PATH '$[1]')) AS l
 -- Each statement can run again if the migration stopped part-way (DDL is not transactional in MariaDB).
