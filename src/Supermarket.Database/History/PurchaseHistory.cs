@@ -10,8 +10,10 @@ namespace Supermarket.Database.History;
 
 /// <summary>
 /// Reads stored purchases a page at a time, newest first: one store's day, or one customer's purchases between two
-/// dates. Each page is a range read of the index on (store or customer, purchase_date, received_at), whose order is
-/// the answer's (migration 0003), and starts after the last purchase of the page before (keyset, never OFFSET).
+/// dates. Each page is a range read of an index whose order is the answer's, and starts after the last purchase of the
+/// page before (keyset, never OFFSET). A store's day reads the index on (store_id, purchase_date, received_at)
+/// (migration 0003); a customer's purchases the index on (purchase_month, customer_id, purchase_date, received_at)
+/// (migration 0008), one short range for each month that holds purchases, newest month first.
 /// </summary>
 public sealed class PurchaseHistory(IOptions<DatabaseOptions> options) : IPurchaseHistory
 {
@@ -19,60 +21,129 @@ public sealed class PurchaseHistory(IOptions<DatabaseOptions> options) : IPurcha
     private static readonly DateOnly Earliest = PurchaseDates.Earliest;
     private static readonly DateOnly Latest = PurchaseDates.Latest;
 
-    private static readonly string StoreFirstPage = PageSql("store_id", afterPosition: false);
-    private static readonly string StoreNextPage = PageSql("store_id", afterPosition: true);
-    private static readonly string CustomerFirstPage = PageSql("customer_id", afterPosition: false);
-    private static readonly string CustomerNextPage = PageSql("customer_id", afterPosition: true);
+    // A customer's page asks at most this many months in one statement: a range each, so a statement stays short
+    // whatever span of dates the purchases cover (a year is 12).
+    internal const int MonthsAStatement = 120;
+
+    private static readonly string StoreFirstPage = PageSql("store_id", afterPosition: false, byMonth: false);
+    private static readonly string StoreNextPage = PageSql("store_id", afterPosition: true, byMonth: false);
+    internal static readonly string CustomerFirstPage = PageSql("customer_id", afterPosition: false, byMonth: true);
+    private static readonly string CustomerNextPage = PageSql("customer_id", afterPosition: true, byMonth: true);
+
+    // The newest and oldest months that hold purchases within a span: two reads of the month index's ends.
+    private const string MonthsHeldSql = """
+        SELECT MAX(purchase_month) AS Newest, MIN(purchase_month) AS Oldest
+        FROM purchases WHERE purchase_month BETWEEN @oldest AND @newest
+        """;
 
     private readonly string _connectionString = options.Value.PooledConnectionString();
 
-    public Task<PurchaseHistoryPage> AtStoreAsync(PurchasesAtStore question, CancellationToken cancellationToken) =>
-        PageAsync(question.After is null ? StoreFirstPage : StoreNextPage,
-            question.StoreId, question.Date, question.Date, question.After, question.PageSize, cancellationToken);
-
-    public Task<PurchaseHistoryPage> OfCustomerAsync(PurchasesOfCustomer question, CancellationToken cancellationToken) =>
-        PageAsync(question.After is null ? CustomerFirstPage : CustomerNextPage,
-            question.CustomerId, question.From ?? Earliest, question.To ?? Latest, question.After, question.PageSize, cancellationToken);
-
-    private async Task<PurchaseHistoryPage> PageAsync(string sql, int subject, DateOnly from, DateOnly to,
-        HistoryPosition? after, int pageSize, CancellationToken cancellationToken)
+    public async Task<PurchaseHistoryPage> AtStoreAsync(PurchasesAtStore question, CancellationToken cancellationToken)
     {
-        pageSize = Math.Clamp(pageSize, 1, PurchaseHistoryPage.MaxPageSize);
+        var pageSize = Math.Clamp(question.PageSize, 1, PurchaseHistoryPage.MaxPageSize);
         await using var connection = new MySqlConnection(_connectionString);
-        // One row beyond the page tells whether there is a next one.
-        var rows = (await connection.QueryAsync<StoredRow>(new CommandDefinition(sql, new
+        var rows = await RowsAsync(connection, question.After is null ? StoreFirstPage : StoreNextPage,
+            question.StoreId, question.Date, question.Date, question.After, months: null, pageSize + 1, cancellationToken);
+        return Page(rows, pageSize);
+    }
+
+    public async Task<PurchaseHistoryPage> OfCustomerAsync(PurchasesOfCustomer question, CancellationToken cancellationToken)
+    {
+        var pageSize = Math.Clamp(question.PageSize, 1, PurchaseHistoryPage.MaxPageSize);
+        var from = question.From ?? Earliest;
+        var to = question.To ?? Latest;
+        var sql = question.After is null ? CustomerFirstPage : CustomerNextPage;
+        // A next page starts in the month its position is in.
+        var newest = Month(question.After is null || question.After.Date > to ? to : question.After.Date);
+        var oldest = Month(from);
+
+        await using var connection = new MySqlConnection(_connectionString);
+        var rows = new List<StoredRow>();
+        // Months a statement at a time, newest first, each time from the newest month below the last that holds
+        // purchases: a span of empty months costs nothing, and one statement covers a customer's whole history
+        // unless it spans more than MonthsAStatement months.
+        while (rows.Count <= pageSize && newest >= oldest)
+        {
+            var held = await connection.QuerySingleAsync<MonthsHeld>(new CommandDefinition(MonthsHeldSql,
+                new { oldest = YearMonth(oldest), newest = YearMonth(newest) }, cancellationToken: cancellationToken));
+            if (held.Newest is null)
+            {
+                break;
+            }
+
+            newest = FromYearMonth(held.Newest.Value);
+            var last = Later(FromYearMonth(held.Oldest!.Value), newest.AddMonths(1 - MonthsAStatement));
+            var months = new List<int>();
+            for (var month = newest; month >= last; month = month.AddMonths(-1))
+            {
+                months.Add(YearMonth(month));
+            }
+
+            rows.AddRange(await RowsAsync(connection, sql, question.CustomerId, from, to, question.After, months,
+                pageSize + 1 - rows.Count, cancellationToken));
+            newest = last.AddMonths(-1);
+        }
+
+        return Page(rows, pageSize);
+    }
+
+    private static async Task<IReadOnlyList<StoredRow>> RowsAsync(MySqlConnection connection, string sql, int subject,
+        DateOnly from, DateOnly to, HistoryPosition? after, IReadOnlyList<int>? months, int limit, CancellationToken cancellationToken) =>
+        [.. await connection.QueryAsync<StoredRow>(new CommandDefinition(sql, new
         {
             subject,
+            months,
             from = Day(from),
             to = Day(to),
             date = after is null ? (DateTime?)null : Day(after.Date),
             at = after is null ? null : Moment(after.ReceivedAt),
             id = after is null ? null : PurchaseKeys.ToKey(after.PurchaseId),
-            limit = pageSize + 1,
-        }, cancellationToken: cancellationToken))).ToList();
+            limit,
+        }, cancellationToken: cancellationToken))];
 
+    // One row beyond the page tells whether there is a next one.
+    private static PurchaseHistoryPage Page(IReadOnlyList<StoredRow> rows, int pageSize)
+    {
         var purchases = rows.Take(pageSize).Select(row => row.ToPurchase()).ToArray();
         var next = rows.Count > pageSize ? purchases[^1] : null;
         return new PurchaseHistoryPage(purchases, next is null ? null : new HistoryPosition(next.Date, next.ReceivedAt, next.PurchaseId));
     }
 
-    private static string PageSql(string subjectColumn, bool afterPosition) => $"""
+    // By month, the months come first in the index and in the order: the page is then read in the index's order,
+    // newest first, and stops at its limit (no sort of the customer's purchases).
+    private static string PageSql(string subjectColumn, bool afterPosition, bool byMonth) => $"""
         SELECT id AS Id, store_id AS StoreId, customer_id AS CustomerId, purchase_date AS PurchaseDate,
                received_at AS ReceivedAt, items AS Items
         FROM purchases
-        WHERE {subjectColumn} = @subject AND purchase_date BETWEEN @from AND @to
+        WHERE {(byMonth ? "purchase_month IN @months AND " : "")}{subjectColumn} = @subject AND purchase_date BETWEEN @from AND @to
         {(afterPosition
             ? "AND (purchase_date < @date OR (purchase_date = @date AND (received_at < @at OR (received_at = @at AND id < @id))))"
             : "")}
-        ORDER BY purchase_date DESC, received_at DESC, id DESC
+        ORDER BY {(byMonth ? "purchase_month DESC, " : "")}purchase_date DESC, received_at DESC, id DESC
         LIMIT @limit
         """;
+
+    // A month as its first day, and as the index holds it (EXTRACT(YEAR_MONTH ...): 202611).
+    private static DateOnly Month(DateOnly date) => new(date.Year, date.Month, 1);
+
+    private static int YearMonth(DateOnly month) => (month.Year * 100) + month.Month;
+
+    private static DateOnly FromYearMonth(int yearMonth) => new(yearMonth / 100, yearMonth % 100, 1);
+
+    private static DateOnly Later(DateOnly a, DateOnly b) => a > b ? a : b;
 
     private static DateTime Day(DateOnly date) => date.ToDateTime(TimeOnly.MinValue);
 
     // As text with every microsecond DATETIME(6) keeps: a position rounded to the second would skip the purchases of
     // its last second.
     private static string Moment(DateTimeOffset at) => at.UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss.ffffff", CultureInfo.InvariantCulture);
+
+    private sealed class MonthsHeld
+    {
+        public int? Newest { get; init; }
+
+        public int? Oldest { get; init; }
+    }
 
     private sealed record StoredRow(byte[] Id, int StoreId, int CustomerId, DateTime PurchaseDate, DateTime ReceivedAt, string Items)
     {
