@@ -1,11 +1,10 @@
 using MassTransit;
+using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.AspNetCore.Mvc;
-using Microsoft.Extensions.Options;
 using Supermarket.Api.Access;
 using Supermarket.Api.Problems;
 using Supermarket.Api.Purchases;
 using Supermarket.Api.Workers;
-using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.History;
 
 namespace Supermarket.Api.History;
@@ -24,23 +23,23 @@ public static class PurchaseHistoryEndpoints
             .WithName("PurchasesAtStore")
             .WithSummary("A store's purchases on one day, newest first, a page at a time.")
             .WithDescription("Pass a page's `continuation` back unchanged, with the same path and date, for the next page; it is null on the last page.")
-            .ProducesWorkerAnswer<PurchaseHistoryResponse>()
+            .ProducesWorkerProblems()
             .ProducesProblem(StatusCodes.Status429TooManyRequests);
         purchases.MapGet("/customer/{custID}", PurchasesOfCustomer)
             .WithName("PurchasesOfCustomer")
             .WithSummary("A customer's purchases, newest first, optionally between two dates, a page at a time.")
             .WithDescription("`from` and `to` (yyyyMMdd) both include their day. Pass a page's `continuation` back unchanged for the next page; it is null on the last page.")
-            .ProducesWorkerAnswer<PurchaseHistoryResponse>()
+            .ProducesWorkerProblems()
             .ProducesProblem(StatusCodes.Status429TooManyRequests);
         return app;
     }
 
-    private static async Task<IResult> PurchasesAtStore(string storeID, [FromQuery] string? date, [FromQuery] string? continuation,
-        HttpContext http, IRequestClient<PurchasesAtStore> client, IOptions<CatalogOptions> catalog, IOptions<HistoryQuestionOptions> options)
+    private static async Task<Results<Ok<PurchaseHistoryResponse>, ProblemHttpResult>> PurchasesAtStore(string storeID,
+        [FromQuery] string? date, [FromQuery] string? continuation, HttpContext http, [AsParameters] PurchaseHistoryServices services)
     {
         const ContinuationToken.Kind kind = ContinuationToken.Kind.Store;
         (DateOnly day, HistoryPosition? after) = (default, null);
-        var error = PurchasePath.ParseId(storeID, "storeID", catalog.Value.MaxStoreId, out var store);
+        var error = PurchasePath.ParseId(storeID, "storeID", services.Catalog.Value.MaxStoreId, out var store);
         error ??= PurchasePath.ParseDate(date, "date", out day);
         error ??= ContinuationToken.TryRead(continuation, kind, store, day, out after);
         if (error is { } invalid)
@@ -48,12 +47,13 @@ public static class PurchaseHistoryEndpoints
             return ClientErrors.Invalid(invalid);
         }
 
-        return await AskAsync(http, client, new PurchasesAtStore(store, day, after, options.Value.PageSize), options.Value,
+        return await AskAsync(http, services, services.AtStore, new PurchasesAtStore(store, day, after, services.Options.Value.PageSize),
             next => ContinuationToken.Write(kind, store, day, next));
     }
 
-    private static async Task<IResult> PurchasesOfCustomer(string custID, [FromQuery] string? from, [FromQuery] string? to,
-        [FromQuery] string? continuation, HttpContext http, IRequestClient<PurchasesOfCustomer> client, IOptions<HistoryQuestionOptions> options)
+    private static async Task<Results<Ok<PurchaseHistoryResponse>, ProblemHttpResult>> PurchasesOfCustomer(string custID,
+        [FromQuery] string? from, [FromQuery] string? to, [FromQuery] string? continuation, HttpContext http,
+        [AsParameters] PurchaseHistoryServices services)
     {
         const ContinuationToken.Kind kind = ContinuationToken.Kind.Customer;
         (DateOnly? first, DateOnly? last, HistoryPosition? after) = (null, null, null);
@@ -67,7 +67,7 @@ public static class PurchaseHistoryEndpoints
             return ClientErrors.Invalid(invalid);
         }
 
-        return await AskAsync(http, client, new PurchasesOfCustomer(customer, first, last, after, options.Value.PageSize), options.Value,
+        return await AskAsync(http, services, services.OfCustomer, new PurchasesOfCustomer(customer, first, last, after, services.Options.Value.PageSize),
             next => ContinuationToken.Write(kind, customer, default, next));
     }
 
@@ -84,15 +84,14 @@ public static class PurchaseHistoryEndpoints
         return error;
     }
 
-    private static Task<IResult> AskAsync<TQuestion>(HttpContext http, IRequestClient<TQuestion> client, TQuestion question,
-        HistoryQuestionOptions options, Func<HistoryPosition, string> continuation)
+    private static Task<Results<Ok<PurchaseHistoryResponse>, ProblemHttpResult>> AskAsync<TQuestion>(HttpContext http,
+        PurchaseHistoryServices services, IRequestClient<TQuestion> client, TQuestion question, Func<HistoryPosition, string> continuation)
         where TQuestion : class
     {
-        http.RequestServices.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(PurchaseHistoryEndpoints))
-            .LogInformation("Purchase history read by {Caller}: {Question}", http.User.Identity?.Name, question);
-        return WorkerQuestions.AskAsync(http, client, question, options.QueryTimeout, "Purchases writer", (PurchaseHistoryPage page) =>
-            TypedResults.Ok(new PurchaseHistoryResponse(
+        services.Logger.LogInformation("Purchase history read by {Caller}: {Question}", http.User.Identity?.Name, question);
+        return services.Questions.AskAsync(http, client, question, services.Options.Value.QueryTimeout, "Purchases writer",
+            (PurchaseHistoryPage page) => new PurchaseHistoryResponse(
                 [.. page.Purchases.Select(PurchaseView.From)],
-                page.Next is { } next ? continuation(next) : null)));
+                page.Next is { } next ? continuation(next) : null));
     }
 }
