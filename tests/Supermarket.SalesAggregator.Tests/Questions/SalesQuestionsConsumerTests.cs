@@ -39,7 +39,19 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
             .AddSingleton(Shard)
             .AddSingleton<SalesMetrics>()
             .AddSingleton<TimeProvider>(_clock)
-            .AddMassTransitTestHarness(bus => bus.AddConsumer<SalesQuestionsConsumer, SalesQuestionsConsumerDefinition>())
+            .AddMassTransitTestHarness(bus =>
+            {
+                bus.AddConsumer<SalesQuestionsConsumer, SalesQuestionsConsumerDefinition>();
+                // The definition binds the shard's queue to the shard's exchange on RabbitMQ; on the harness's in-memory
+                // transport the binding is made here, so that questions reach the queue by the same exchange.
+                bus.AddConfigureEndpointsCallback((queue, endpoint) =>
+                {
+                    if (queue == Topology.SalesQuestionsQueue(Shard.Number, Shard.Count) && endpoint is IInMemoryReceiveEndpointConfigurator inMemory)
+                    {
+                        inMemory.Bind(Topology.SalesQuestionsExchange(Shard.Number, Shard.Count));
+                    }
+                });
+            })
             .BuildServiceProvider(validateScopes: true);
         await Harness.Start();
     }
