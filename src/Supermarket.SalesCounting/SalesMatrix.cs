@@ -2,7 +2,6 @@ using System.Numerics;
 using System.Runtime.Intrinsics.X86;
 using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.Ledger;
-using Supermarket.Contracts.Purchases;
 
 namespace Supermarket.SalesCounting;
 
@@ -78,46 +77,14 @@ public sealed class SalesMatrix
 
     public int MaxStores { get; }
 
-    public void Record(int storeId, int itemId, int quantity) => RecordPurchase(storeId, [new PurchaseLine(itemId, quantity)]);
-
-    /// <summary>Adds every line of one purchase at <paramref name="storeId"/>; refuses the whole purchase if any line
-    /// is out of range.</summary>
-    /// <remarks>
-    /// Each counter is a random cell of a 390 MiB array, so each add is a cache miss, and a locked add waits for its
-    /// own miss before the next can start. Prefetching every cell the purchase touches first lets the misses overlap;
-    /// the hint changes no result.
-    /// </remarks>
-    public unsafe void RecordPurchase(int storeId, ReadOnlySpan<PurchaseLine> lines)
-    {
-        CheckStore(storeId);
-        foreach (var line in lines)
-        {
-            CheckItem(line.ItemId);
-            ArgumentOutOfRangeException.ThrowIfNegative(line.Quantity, nameof(lines));
-        }
-
-        if (Sse.IsSupported)
-        {
-            fixed (long* units = _units, tileMax = _tileMax)
-            {
-                foreach (var line in lines)
-                {
-                    Sse.Prefetch0(units + CellOf(storeId, line.ItemId));
-                    Sse.Prefetch0(tileMax + TileMaxOf(storeId, line.ItemId));
-                }
-            }
-        }
-
-        foreach (var line in lines)
-        {
-            var total = Interlocked.Add(ref _units[CellOf(storeId, line.ItemId)], line.Quantity);
-            RaiseTo(ref _tileMax[TileMaxOf(storeId, line.ItemId)], total);
-        }
-    }
-
     /// <summary>Adds lines of any stores, as the sales ledger records them, and passes over those of items another
     /// shard counts; a line outside the catalog (its store or item beyond the bounds, a negative quantity) is left out
     /// (the caller reports it). Returns how many lines were left out.</summary>
+    /// <remarks>
+    /// Each counter is a random cell of a 390 MiB array, so each add is a cache miss, and a locked add waits for its
+    /// own miss before the next can start. Prefetching every cell the lines touch first lets the misses overlap; the
+    /// hint changes no result.
+    /// </remarks>
     public unsafe int RecordSales(ReadOnlySpan<SaleLine> lines)
     {
         if (Sse.IsSupported)
@@ -253,13 +220,6 @@ public sealed class SalesMatrix
     private bool Holds(SaleLine line) => Holds(line.StoreId, line.ItemId);
 
     private bool InCatalog(SaleLine line) => (uint)(line.StoreId - 1) < (uint)MaxStores && (uint)(line.ItemId - 1) < (uint)MaxItemId;
-
-    public long UnitsSold(int storeId, int itemId)
-    {
-        CheckStore(storeId);
-        CheckItem(itemId);
-        return Volatile.Read(ref _units[CellOf(storeId, itemId)]);
-    }
 
     /// <summary>Writes the best-selling items at <paramref name="storeId"/> into <paramref name="best"/>, most units
     /// first, ties by the lower item id, items with no sales left out. Returns how many were written.</summary>

@@ -25,14 +25,9 @@ public sealed class SalesQuestionsConsumerDefinition : ConsumerDefinition<SalesQ
         endpoint.ConfigureConsumeTopology = false;
         // A refused question (QuestionOutsideShard) faults back to its asker; kept in an error queue it would help no one.
         endpoint.DiscardFaultedMessages();
-        switch (endpoint)
+        if (endpoint is IRabbitMqReceiveEndpointConfigurator rabbit)
         {
-            case IRabbitMqReceiveEndpointConfigurator rabbit:
-                rabbit.Bind(_exchange);
-                break;
-            case IInMemoryReceiveEndpointConfigurator inMemory: // MassTransit's test harness, in the fast tests
-                inMemory.Bind(_exchange);
-                break;
+            rabbit.Bind(_exchange);
         }
     }
 }

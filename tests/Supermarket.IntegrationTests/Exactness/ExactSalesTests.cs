@@ -7,6 +7,7 @@ using System.Text.Json;
 using Microsoft.Extensions.DependencyInjection;
 using Supermarket.IntegrationTests.Infrastructure;
 using Supermarket.SalesCounting;
+using Supermarket.Tests.Shared;
 using Aggregator::Supermarket.SalesAggregator;
 using Aggregator::Supermarket.SalesAggregator.Questions;
 

@@ -27,7 +27,7 @@ public sealed class LedgerBookkeepingTests(SupermarketSystem system)
             await Purchases.RecordAsync(system.Api, store, 471_000 + i, "20210304", (Item, 1));
         }
 
-        var aside = await BrokerManagement.MessagesAsync(Topology.UnstorablePurchasesQueue);
+        var aside = await BrokerAdministrator.MessagesAsync(Topology.UnstorablePurchasesQueue);
         await TestDatabase.ExecuteAsync(damage);
 
         PurchaseRecorded[] purchases = [.. Enumerable.Range(1, 4).Select(customer =>
@@ -37,7 +37,7 @@ public sealed class LedgerBookkeepingTests(SupermarketSystem system)
         await TestDatabase.AssertEachStoredOnceAsync([.. purchases.Select(p => p.PurchaseId)], TimeSpan.FromSeconds(60));
         (int, long)[] counted = [(Item, 3 + 1 + 2 + 3 + 4)];
         Assert.Equal(counted, await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(counted)));
-        Assert.Equal(aside, await BrokerManagement.MessagesAsync(Topology.UnstorablePurchasesQueue));
+        Assert.Equal(aside, await BrokerAdministrator.MessagesAsync(Topology.UnstorablePurchasesQueue));
         Assert.Equal(await TestDatabase.CountAsync("SELECT MAX(seq) FROM sales_ledger"), await TestDatabase.CountAsync("SELECT last_seq FROM ledger_head WHERE id = 1"));
         using var writer = new HttpClient { BaseAddress = system.WriterUrl };
         Assert.Matches(@"(?m)^supermarket_writer_ledger_head_repairs_total\{[^}]*\} [1-9]", await writer.GetStringAsync("/metrics"));

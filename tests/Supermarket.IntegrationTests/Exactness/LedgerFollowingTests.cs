@@ -5,6 +5,7 @@ using Aggregator::Supermarket.SalesAggregator;
 using Aggregator::Supermarket.SalesAggregator.Questions;
 using Supermarket.IntegrationTests.Infrastructure;
 using Supermarket.SalesCounting;
+using Supermarket.Tests.Shared;
 
 namespace Supermarket.IntegrationTests.Exactness;
 

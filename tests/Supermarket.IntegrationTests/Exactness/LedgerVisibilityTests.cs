@@ -17,6 +17,7 @@ using Supermarket.Database.Ledger;
 using Supermarket.Database.Purchases;
 using Supermarket.IntegrationTests.Infrastructure;
 using Supermarket.SalesCounting;
+using Supermarket.Tests.Shared;
 
 namespace Supermarket.IntegrationTests.Exactness;
 

@@ -56,7 +56,7 @@ public static class RealServices
 
     private static async Task ResetVirtualHostAsync()
     {
-        using var http = BrokerManagement.Client();
+        using var http = BrokerAdministrator.Client();
         var vhost = Uri.EscapeDataString(TestSettings.VirtualHost);
         // The management API may start a moment after AMQP does.
         for (var attempt = 0; ; attempt++)

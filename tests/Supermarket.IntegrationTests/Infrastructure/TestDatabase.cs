@@ -37,7 +37,7 @@ public static class TestDatabase
     public const string PurchaseLines =
         "purchases p, JSON_TABLE(p.items, '$[*]' COLUMNS (line_no FOR ORDINALITY, item_id INT PATH '$[0]', quantity INT PATH '$[1]')) AS i";
 
-    public static async Task<StoredPurchase?> FindAsync(Guid purchaseId)
+    public static async Task<PurchaseRow?> FindAsync(Guid purchaseId)
     {
         await using var connection = new MySqlConnection(TestSettings.OwnerConnectionString());
         var key = PurchaseKeys.ToKey(purchaseId);
@@ -50,7 +50,7 @@ public static class TestDatabase
 
         var lines = await connection.QueryAsync<(int ItemId, int Quantity)>(
             $"SELECT i.item_id, i.quantity FROM {PurchaseLines} WHERE p.id = @key ORDER BY i.line_no", new { key });
-        return new StoredPurchase(found.StoreId, found.CustomerId, DateOnly.FromDateTime(found.Date), [.. lines]);
+        return new PurchaseRow(found.StoreId, found.CustomerId, DateOnly.FromDateTime(found.Date), [.. lines]);
     }
 
     /// <summary>Units sold per item at a store, best first (ties by the lower id): what the insight endpoints must
@@ -115,4 +115,5 @@ public static class TestDatabase
     }
 }
 
-public sealed record StoredPurchase(int StoreId, int CustomerId, DateOnly Date, (int ItemId, int Quantity)[] Lines);
+/// <summary>A purchase as MySQL holds it: its row of the purchases table and the lines stored in it.</summary>
+public sealed record PurchaseRow(int StoreId, int CustomerId, DateOnly Date, (int ItemId, int Quantity)[] Lines);

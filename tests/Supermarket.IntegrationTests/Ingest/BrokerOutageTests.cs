@@ -21,7 +21,7 @@ public sealed class BrokerOutageTests(SupermarketSystem system, TestedAppHost ap
         try
         {
             Assert.Equal(HttpStatusCode.Created, (await Purchases.PostAsync(system.Api, Path, Purchases.Body((1, 1)))).StatusCode);
-            await BrokerManagement.DeleteQueueAsync(Topology.PurchasesWriterQueue);
+            await BrokerAdministrator.DeleteQueueAsync(Topology.PurchasesWriterQueue);
 
             var response = await Purchases.PostAsync(system.Api, Path, Purchases.Body((1, 1)));
 

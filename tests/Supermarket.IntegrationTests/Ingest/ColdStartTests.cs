@@ -84,7 +84,7 @@ public sealed class ColdStartTests(SupermarketSystem system)
 
     private static async Task<int> ConsumersAsync(string queue)
     {
-        using var http = BrokerManagement.Client();
+        using var http = BrokerAdministrator.Client();
         using var response = await http.GetAsync($"queues/{Uri.EscapeDataString(TestSettings.VirtualHost)}/{Uri.EscapeDataString(queue)}");
         if (response.StatusCode == HttpStatusCode.NotFound)
         {

@@ -15,7 +15,7 @@ public sealed class ConnectionLossTests(SupermarketSystem system, TestedAppHost 
     public async Task A_broker_restart_while_the_writer_is_mid_batch_brings_every_consumer_back_and_loses_nothing()
     {
         await Purchases.RecordAsync(system.Api, 3, 3000, "20210105", (1, 1));
-        var consumed = (await BrokerManagement.ConsumersAsync()).Where(queue => queue.Value > 0).Select(queue => queue.Key).ToArray();
+        var consumed = (await BrokerAdministrator.ConsumersAsync()).Where(queue => queue.Value > 0).Select(queue => queue.Key).ToArray();
         Assert.NotEmpty(consumed);
 
         // Hold the writer inside its transaction (and a history question inside its query) with a table lock, so
@@ -54,7 +54,7 @@ public sealed class ConnectionLossTests(SupermarketSystem system, TestedAppHost 
             (await question).Dispose();
         }
 
-        var consumers = await Eventually.UntilAsync(BrokerManagement.ConsumersAsync,
+        var consumers = await Eventually.UntilAsync(BrokerAdministrator.ConsumersAsync,
             now => consumed.All(queue => now.GetValueOrDefault(queue) > 0), TimeSpan.FromSeconds(60));
         Assert.All(consumed, queue => Assert.True(consumers.GetValueOrDefault(queue) > 0, $"{queue} has no consumer"));
 
@@ -94,7 +94,7 @@ public sealed class ConnectionLossTests(SupermarketSystem system, TestedAppHost 
             {
                 await appHost.StopAsync("rabbitmq");
                 await appHost.StartAsync("rabbitmq");
-                consumers = await Eventually.UntilAsync(BrokerManagement.ConsumersAsync,
+                consumers = await Eventually.UntilAsync(BrokerAdministrator.ConsumersAsync,
                     now => now.GetValueOrDefault(Topology.PurchasesWriterQueue) > 0, consumerBackWithin);
             }
             finally

@@ -18,7 +18,7 @@ public sealed class DatabaseOutageTests(SupermarketSystem system, TestedAppHost 
         // Retries a second apart; the outage below lasts twelve of them.
         settings["Writer:RetryMaxInterval"] = "00:00:01";
         var errorQueue = Topology.PurchasesWriterQueue + "_error";
-        var parkedBefore = await BrokerManagement.MessagesAsync(errorQueue);
+        var parkedBefore = await BrokerAdministrator.MessagesAsync(errorQueue);
         await system.StopWriterAsync();
         try
         {
@@ -42,7 +42,7 @@ public sealed class DatabaseOutageTests(SupermarketSystem system, TestedAppHost 
             }
 
             await TestDatabase.AssertEachStoredOnceAsync(acknowledged, TimeSpan.FromSeconds(90));
-            Assert.Equal(parkedBefore, await BrokerManagement.MessagesAsync(errorQueue));
+            Assert.Equal(parkedBefore, await BrokerAdministrator.MessagesAsync(errorQueue));
             await SupermarketSystem.WaitUntilReadyAsync(writer);
         }
         finally

@@ -20,7 +20,7 @@ public sealed class UnstorablePurchaseTests(SupermarketSystem system)
     {
         var aside = Topology.UnstorablePurchasesQueue;
         var errors = Topology.PurchasesWriterQueue + "_error";
-        var (asideBefore, errorsBefore) = (await BrokerManagement.MessagesAsync(aside), await BrokerManagement.MessagesAsync(errors));
+        var (asideBefore, errorsBefore) = (await BrokerAdministrator.MessagesAsync(aside), await BrokerAdministrator.MessagesAsync(errors));
         await TestDatabase.ExecuteAsOwnerAsync($"""
             CREATE TRIGGER refuse_store_{RefusedStore} BEFORE INSERT ON purchases FOR EACH ROW
             IF NEW.store_id = {RefusedStore} THEN SIGNAL SQLSTATE '22003' SET MESSAGE_TEXT = 'store {RefusedStore} refused by the test'; END IF
@@ -37,9 +37,9 @@ public sealed class UnstorablePurchaseTests(SupermarketSystem system)
             await TestDatabase.AssertEachStoredOnceAsync([.. others.Select(p => p.PurchaseId)], TimeSpan.FromSeconds(60));
             (int, long)[] counted = [(Item, 1 + 2 + 3 + 4)];
             Assert.Equal(counted, await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, OtherStore), got => got.SequenceEqual(counted)));
-            Assert.Equal(asideBefore + 1, await Eventually.UntilAsync(() => BrokerManagement.MessagesAsync(aside), count => count > asideBefore));
+            Assert.Equal(asideBefore + 1, await Eventually.UntilAsync(() => BrokerAdministrator.MessagesAsync(aside), count => count > asideBefore));
             Assert.Equal(0, await TestDatabase.CountPurchasesAsync(refused.PurchaseId));
-            Assert.Equal(errorsBefore, await BrokerManagement.MessagesAsync(errors));
+            Assert.Equal(errorsBefore, await BrokerAdministrator.MessagesAsync(errors));
             using var writer = new HttpClient { BaseAddress = system.WriterUrl };
             Assert.Matches(@"(?m)^supermarket_writer_purchases_set_aside_total\{[^}]*\} [1-9]", await writer.GetStringAsync("/metrics"));
         }
@@ -56,7 +56,7 @@ public sealed class UnstorablePurchaseTests(SupermarketSystem system)
         (int, long)[] expected = [(Item, 7)];
         Assert.Equal(expected, await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, RefusedStore), got => got.SequenceEqual(expected)));
         Assert.Equal(expected, await TestDatabase.TopItemsAsync(RefusedStore));
-        Assert.Equal(0u, await BrokerManagement.MessagesAsync(aside));
+        Assert.Equal(0u, await BrokerAdministrator.MessagesAsync(aside));
     }
 
     private static PurchaseRecorded Purchase(int store, int customer, int quantity) =>

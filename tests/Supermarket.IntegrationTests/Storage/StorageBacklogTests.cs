@@ -24,7 +24,7 @@ public sealed class StorageBacklogTests(SupermarketSystem system)
         await system.StopWriterAsync();
         // The limit is an argument of the queue, fixed when the writer, its only owner, declares it. A writer given
         // the small limit declares the queue anew and stops; what the API accepts meanwhile waits in the queue.
-        await BrokerManagement.DeleteQueueAsync(Topology.PurchasesWriterQueue);
+        await BrokerAdministrator.DeleteQueueAsync(Topology.PurchasesWriterQueue);
         await (await SupermarketSystem.StartWorkerAsync(Worker.Writer, settings)).DisposeAsync();
         await using var api = new SupermarketSystem.ApiFactory(settings);
         using var client = api.CreateClient();
@@ -68,7 +68,7 @@ public sealed class StorageBacklogTests(SupermarketSystem system)
         }
 
         // The queue is empty again; the other tests' writer declares it with the default limit.
-        await BrokerManagement.DeleteQueueAsync(Topology.PurchasesWriterQueue);
+        await BrokerAdministrator.DeleteQueueAsync(Topology.PurchasesWriterQueue);
         await system.StartWriterAsync();
         await system.WaitUntilHealthyAsync();
     }

@@ -10,6 +10,7 @@ using Supermarket.SalesAggregator.Ledger;
 using Supermarket.SalesAggregator.Questions;
 using Supermarket.SalesAggregator.Sharding;
 using Supermarket.SalesCounting;
+using Supermarket.Tests.Shared;
 
 namespace Supermarket.SalesAggregator.Tests.Ledger;
 

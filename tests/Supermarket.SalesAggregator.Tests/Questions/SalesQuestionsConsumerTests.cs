@@ -2,6 +2,7 @@ using MassTransit;
 using MassTransit.Testing;
 using Microsoft.Extensions.DependencyInjection;
 using Supermarket.Contracts.Catalog;
+using Supermarket.Contracts.Ledger;
 using Supermarket.Contracts.Sales;
 using Supermarket.Messaging;
 using Supermarket.SalesAggregator.Questions;
@@ -38,7 +39,19 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
             .AddSingleton(Shard)
             .AddSingleton<SalesMetrics>()
             .AddSingleton<TimeProvider>(_clock)
-            .AddMassTransitTestHarness(bus => bus.AddConsumer<SalesQuestionsConsumer, SalesQuestionsConsumerDefinition>())
+            .AddMassTransitTestHarness(bus =>
+            {
+                bus.AddConsumer<SalesQuestionsConsumer, SalesQuestionsConsumerDefinition>();
+                // The definition binds the shard's queue to the shard's exchange on RabbitMQ; on the harness's in-memory
+                // transport the binding is made here, so that questions reach the queue by the same exchange.
+                bus.AddConfigureEndpointsCallback((queue, endpoint) =>
+                {
+                    if (queue == Topology.SalesQuestionsQueue(Shard.Number, Shard.Count) && endpoint is IInMemoryReceiveEndpointConfigurator inMemory)
+                    {
+                        inMemory.Bind(Topology.SalesQuestionsExchange(Shard.Number, Shard.Count));
+                    }
+                });
+            })
             .BuildServiceProvider(validateScopes: true);
         await Harness.Start();
     }
@@ -46,9 +59,7 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
     [Fact]
     public async Task The_top_items_at_a_store_come_from_the_matrix_best_first_with_how_far_it_counted()
     {
-        _matrix.Record(storeId: 3, itemId: 27, quantity: 5);
-        _matrix.Record(storeId: 3, itemId: 29, quantity: 8);
-        _matrix.Record(storeId: 4, itemId: 27, quantity: 100);
+        _matrix.RecordSales([new SaleLine(3, 27, 5), new SaleLine(3, 29, 8), new SaleLine(4, 27, 100)]);
         _readiness.CountedUpTo(42);
         _readiness.Complete(fromCheckpoint: false, entriesRead: 1);
         FollowTheLedger();
@@ -62,8 +73,7 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
     [Fact]
     public async Task The_top_stores_for_an_item_come_from_the_matrix()
     {
-        _matrix.Record(storeId: 2, itemId: 37, quantity: 5);
-        _matrix.Record(storeId: 6, itemId: 37, quantity: 6);
+        _matrix.RecordSales([new SaleLine(2, 37, 5), new SaleLine(6, 37, 6)]);
         _readiness.Complete(fromCheckpoint: false, entriesRead: 0);
         FollowTheLedger();
 
@@ -96,8 +106,7 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
     [Fact]
     public async Task Questions_asked_together_are_answered_together_in_their_order()
     {
-        _matrix.Record(storeId: 3, itemId: 27, quantity: 5);
-        _matrix.Record(storeId: 4, itemId: 29, quantity: 8);
+        _matrix.RecordSales([new SaleLine(3, 27, 5), new SaleLine(4, 29, 8)]);
         _readiness.CountedUpTo(9);
         _readiness.Complete(fromCheckpoint: false, entriesRead: 1);
         FollowTheLedger();
@@ -115,7 +124,7 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
     [Fact]
     public async Task A_question_asked_before_the_matrix_caught_up_waits_for_it()
     {
-        _matrix.Record(storeId: 1, itemId: 26, quantity: 1);
+        _matrix.RecordSales([new SaleLine(1, 26, 1)]);
         FollowTheLedger();
         var asked = Ask<TopItemsForStore>().GetResponse<TopItemsAtStore>(new TopItemsForStore(1, 1));
 
@@ -130,7 +139,7 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
     [Fact]
     public async Task A_question_is_answered_after_a_read_of_the_ledger_begun_once_it_arrived_found_nothing_more()
     {
-        _matrix.Record(storeId: 1, itemId: 26, quantity: 1);
+        _matrix.RecordSales([new SaleLine(1, 26, 1)]);
         _readiness.CountedUpTo(5);
         _readiness.Complete(fromCheckpoint: false, entriesRead: 5);
         var before = _readiness.BeginRead();
@@ -144,7 +153,7 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
         Assert.True(_readiness.ReadWanted.IsCompleted, "the question did not end the feed's pause");
 
         var after = _readiness.BeginRead();
-        _matrix.Record(storeId: 1, itemId: 26, quantity: 2);
+        _matrix.RecordSales([new SaleLine(1, 26, 2)]);
         _readiness.CountedUpTo(8);
         _readiness.CaughtUp(after);
 
@@ -164,7 +173,7 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
     [Fact]
     public async Task A_question_is_answered_by_an_aggregator_whose_clock_runs_ahead_of_the_askers()
     {
-        _matrix.Record(storeId: 2, itemId: 30, quantity: 4);
+        _matrix.RecordSales([new SaleLine(2, 30, 4)]);
         _readiness.Complete(fromCheckpoint: false, entriesRead: 0);
         // Ahead by more than the question's time to live: by its own clock every question has expired on arrival.
         _clock.Ahead = TimeSpan.FromMinutes(10);

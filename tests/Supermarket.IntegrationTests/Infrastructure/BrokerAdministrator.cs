@@ -6,8 +6,9 @@ using System.Text;
 
 namespace Supermarket.IntegrationTests.Infrastructure;
 
-/// <summary>RabbitMQ's management API, as the administrator, for what a test must change on the broker itself.</summary>
-public static class BrokerManagement
+/// <summary>The broker's administrator account, through RabbitMQ's management API and AMQP: for what a test must change
+/// on the broker itself (a queue deleted) or count there exactly (a queue's consumers, its messages).</summary>
+public static class BrokerAdministrator
 {
     public static HttpClient Client()
     {
