@@ -118,7 +118,7 @@ wait "$ceiling" 2>/dev/null || true
 if [ -n "${FRESH:-}" ]; then
   ./run.sh up >>"$OUT" 2>&1
   # A new database: the writer creates the schema and a new ledger identity, so the aggregator drops its checkpoint.
-  mariadb --defaults-file=.local/mariadb/my.cnf -uroot -e "DROP DATABASE IF EXISTS supermarket; CREATE DATABASE supermarket"
+  mariadb --defaults-file="$STATE/mariadb/my.cnf" -uroot -e "DROP DATABASE IF EXISTS supermarket; CREATE DATABASE supermarket"
   # Purchases an earlier, interrupted run left for the writer would land in the new database.
   scripts/services.sh rabbit-delete-app-queues >>"$OUT" 2>&1
 fi
@@ -129,18 +129,18 @@ system_up Broker__PersistentDelivery=true ${SETTINGS:-}
 for stores in $STORES; do load "persistent, $stores stores" --stores "$stores" $LOAD_ARGS; done
 
 # MariaDB's data directory holds the history; an empty one takes its place for these rows and is thrown away after.
-HISTORY_ASIDE=$ROOT/.local/mariadb/data-history
+HISTORY_ASIDE=$STATE/mariadb/data-history
 put_history_back() {
   [ -d "$HISTORY_ASIDE" ] || return 0
   ./run.sh down >>"$OUT" 2>&1 || true
-  rm -rf "$ROOT/.local/mariadb/data"
-  mv "$HISTORY_ASIDE" "$ROOT/.local/mariadb/data"
+  rm -rf "$STATE/mariadb/data"
+  mv "$HISTORY_ASIDE" "$STATE/mariadb/data"
   scripts/services.sh install >>"$OUT" 2>&1
 }
 if [ -n "${EMPTY_TOO:-}" ]; then
-  [ ! -e "$HISTORY_ASIDE" ] || { echo "$HISTORY_ASIDE exists: an earlier run set the history aside; move it back to .local/mariadb/data first" >&2; exit 1; }
+  [ ! -e "$HISTORY_ASIDE" ] || { echo "$HISTORY_ASIDE exists: an earlier run set the history aside; move it back to $STATE/mariadb/data first" >&2; exit 1; }
   ./run.sh down >>"$OUT" 2>&1 || true
-  mv "$ROOT/.local/mariadb/data" "$HISTORY_ASIDE"
+  mv "$STATE/mariadb/data" "$HISTORY_ASIDE"
   trap put_history_back EXIT
   # A new database: the migration creates the schema and a new ledger identity, so the aggregator drops its
   # checkpoint.
