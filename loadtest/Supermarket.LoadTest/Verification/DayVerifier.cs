@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
+using MySqlConnector;
 using Supermarket.Database.LoadTest;
 using Supermarket.LoadTest.Live;
 using Supermarket.LoadTest.Reporting;
@@ -50,11 +51,26 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
     /// the id checks that replace the count check (a purchase retried after a 503 may have been stored already).</param>
     /// <param name="caughtUp">Called once every purchase is stored and counted (or the wait gave up), before the
     /// checks: the end of the day the run measures.</param>
+    /// <returns>Whether every check passed. A verification that cannot finish (a query past its command timeout, the
+    /// database or the API gone) is a failed check, so the run still reports the day it measured.</returns>
     public async Task<bool> VerifyAsync(long storedBefore, long ledgerBefore, long successful, SalesTally tally, HistorySample history,
         IReadOnlySet<int> untouched, (IReadOnlySet<Guid> StoredBefore, PurchaseOutcomes Outcomes)? retried, Func<Task>? caughtUp = null)
     {
         Console.WriteLine();
         Console.WriteLine("Verification");
+        try
+        {
+            return await CheckAllAsync(storedBefore, ledgerBefore, successful, tally, history, untouched, retried, caughtUp);
+        }
+        catch (Exception exception) when (exception is MySqlException or TimeoutException or HttpRequestException)
+        {
+            return Check(false, $"the verification could not finish: {exception.GetType().Name}: {exception.Message}");
+        }
+    }
+
+    private async Task<bool> CheckAllAsync(long storedBefore, long ledgerBefore, long successful, SalesTally tally, HistorySample history,
+        IReadOnlySet<int> untouched, (IReadOnlySet<Guid> StoredBefore, PurchaseOutcomes Outcomes)? retried, Func<Task>? caughtUp)
+    {
         var watch = Stopwatch.StartNew();
         bool ok = true;
         double? stored = null;
