@@ -97,6 +97,13 @@ public sealed class LoadCommandLine
         "seconds the verification waits without progress: while purchases are still being stored or counted it waits on",
         (int)Defaults.VerifyTimeout.TotalSeconds, 1);
 
+    private readonly Option<long> _wholeHistoryChecksUpTo = new("--whole-history-checks-up-to")
+    {
+        Description = "purchases the database may hold for the answers to be checked against MySQL's sums over the whole history; past it, against "
+            + "the answers before the day and the day's ledger entries, so that the verification reads what the day touched",
+        DefaultValueFactory = _ => Defaults.WholeHistoryChecksUpTo,
+    };
+
     private readonly Option<string> _database = new("--database")
     {
         Description = "MySQL connection string for the verification; without a user, the writer's account of this machine",
@@ -139,7 +146,7 @@ public sealed class LoadCommandLine
         {
             _stores, _customersPerStore, _maxItemId, _purchasesPerHour, _itemsPerPurchase, _date, _url, _hours, _simulation, _rate, _rampFrom,
             _maxInFlight, _warmUp, _thresholds, _label, _plain, _seed, _historyQueries, _salesQueries, _retryFor, _runId, _reports, _noVerify, _checkEveryStore,
-            _tillCredentials, _verifyTimeout, _database, _brokerManagement, _brokerVirtualHost, _workers, compare, new ChaosCommandLine().Command,
+            _tillCredentials, _verifyTimeout, _wholeHistoryChecksUpTo, _database, _brokerManagement, _brokerVirtualHost, _workers, compare, new ChaosCommandLine().Command,
             new HistoryFillCommandLine().Command,
         };
         Command.SetAction((parsed, cancel) => new LoadRun(Read(parsed)).RunAsync());
@@ -175,6 +182,7 @@ public sealed class LoadCommandLine
         TillCredentials = parsed.GetValue(_tillCredentials),
         CheckEveryStore = parsed.GetValue(_checkEveryStore),
         VerifyTimeout = TimeSpan.FromSeconds(parsed.GetValue(_verifyTimeout)),
+        WholeHistoryChecksUpTo = parsed.GetValue(_wholeHistoryChecksUpTo),
         Database = parsed.GetValue(_database)!,
         BrokerManagement = parsed.GetValue(_brokerManagement)!,
         BrokerVirtualHost = parsed.GetValue(_brokerVirtualHost)!,

@@ -78,6 +78,11 @@ public sealed record LoadOptions
 
     /// <summary>How long the verification waits without progress (see DayVerifier).</summary>
     public TimeSpan VerifyTimeout { get; init; } = TimeSpan.FromSeconds(120);
+
+    /// <summary>Purchases the database may hold for the day's answers to be checked against MySQL's sums over the
+    /// whole history (minutes at 50 million purchases, past any timeout at 100 million); past it, the verification
+    /// reads what the day touched (<see cref="Verification.RankingAfterTheDay"/>).</summary>
+    public long WholeHistoryChecksUpTo { get; init; } = 20_000_000;
     public const string LocalDatabase = "Server=127.0.0.1;Port=3306;Database=supermarket;SslMode=None";
     public static readonly Uri LocalBrokerManagement = new("http://127.0.0.1:15672/");
 

@@ -45,6 +45,7 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
         var ledgerBefore = options.Verify ? await verifier.LedgerSeqAsync() : 0;
         IReadOnlySet<Guid> idsBefore = options.Verify && options.Retries ? await verifier.StoredIdsAsync() : new HashSet<Guid>();
         var untouched = options.Verify ? await verifier.UntouchedStoresAsync(sampled) : [];
+        var answersBefore = options.Verify ? await verifier.AnswersBeforeTheDayAsync(sampled) : null;
 
         // Room for a retry of every purchase, and then some, when the run retries.
         var log = new RequestLog(options.TotalPurchases * (options.Retries ? 3 : 1));
@@ -95,7 +96,7 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
             {
                 cpuCaughtUp = ProcessCpu.Snapshot();
                 poolCaughtUp = await BufferPoolPages.ReadAsync(database!);
-            });
+            }, answersBefore);
         // A verification that stopped before every purchase was stored and counted ends the day where it stopped.
         cpuCaughtUp ??= ProcessCpu.Snapshot();
         var cpu = new CpuFigures(cpuCaughtUp.Since(cpuBefore), ProcessCpu.Snapshot().Since(cpuCaughtUp));

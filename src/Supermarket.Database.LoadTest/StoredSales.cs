@@ -1,5 +1,6 @@
 using Dapper;
 using MySqlConnector;
+using Supermarket.Contracts.Ledger;
 
 namespace Supermarket.Database.LoadTest;
 
@@ -75,6 +76,36 @@ public sealed class StoredSales(string connectionString)
         await using var connection = new MySqlConnection(connectionString);
         return await connection.ExecuteScalarAsync<long>(
             "SELECT COALESCE(SUM(purchases), 0) FROM sales_ledger WHERE seq > @seq", new { seq }, commandTimeout: 300);
+    }
+
+    /// <summary>The units each (store, item) sold in the ledger entries after <paramref name="seq"/>: what was newly
+    /// stored since, read from the day's own entries (one row a transaction, whatever the history holds), for the
+    /// stores and the items asked.</summary>
+    public async Task<Dictionary<(int Store, int Item), long>> SalesLedgeredAfterAsync(long seq, IReadOnlySet<int> stores, IReadOnlySet<int> items)
+    {
+        await using var connection = new MySqlConnection(connectionString);
+        await using var entries = await connection.ExecuteReaderAsync("SELECT sales FROM sales_ledger WHERE seq > @seq", new { seq }, commandTimeout: 300);
+        var sales = new Dictionary<(int, int), long>();
+        var lines = new List<SaleLine>();
+        while (await entries.ReadAsync())
+        {
+            lines.Clear();
+            SalesLedgerEntry.Decode((byte[])entries.GetValue(0), lines);
+            foreach (var line in lines.Where(line => stores.Contains(line.StoreId) || items.Contains(line.ItemId)))
+            {
+                sales[(line.StoreId, line.ItemId)] = sales.GetValueOrDefault((line.StoreId, line.ItemId)) + line.Quantity;
+            }
+        }
+
+        return sales;
+    }
+
+    /// <summary>About how many purchases the database holds: InnoDB's estimate, which reads no row.</summary>
+    public async Task<long> PurchasesHeldAsync()
+    {
+        await using var connection = new MySqlConnection(connectionString);
+        return await connection.ExecuteScalarAsync<long>(
+            "SELECT COALESCE(MAX(TABLE_ROWS), 0) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'purchases'");
     }
 
     /// <summary>A store's best-selling items by units, ranked as the matrix ranks: most units, then the lower id.</summary>

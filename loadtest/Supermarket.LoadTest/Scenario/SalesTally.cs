@@ -21,6 +21,9 @@ public sealed class SalesTally(IEnumerable<int> sampledStores)
         }
     }
 
+    /// <summary>Every item the run sold at the store, with its units.</summary>
+    public IReadOnlyDictionary<int, long> Units(int store) => _units[store].ToDictionary(e => e.Key, e => (long)e.Value);
+
     /// <summary>The store's best sellers by this run's own count: most units first, ties by the lower item id.</summary>
     public IReadOnlyList<(int Id, long Units)> TopItems(int store, int count) =>
         [.. _units[store].OrderByDescending(e => e.Value).ThenBy(e => e.Key).Take(count).Select(e => (e.Key, (long)e.Value))];

@@ -51,16 +51,19 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
     /// the id checks that replace the count check (a purchase retried after a 503 may have been stored already).</param>
     /// <param name="caughtUp">Called once every purchase is stored and counted (or the wait gave up), before the
     /// checks: the end of the day the run measures.</param>
+    /// <param name="answersBefore">The answers before the day (<see cref="AnswersBeforeTheDayAsync"/>), for a database
+    /// too large to sum again; null: the answers are checked against MySQL's sums over the whole history.</param>
     /// <returns>Whether every check passed. A verification that cannot finish (a query past its command timeout, the
     /// database or the API gone) is a failed check, so the run still reports the day it measured.</returns>
     public async Task<bool> VerifyAsync(long storedBefore, long ledgerBefore, long successful, SalesTally tally, HistorySample history,
-        IReadOnlySet<int> untouched, (IReadOnlySet<Guid> StoredBefore, PurchaseOutcomes Outcomes)? retried, Func<Task>? caughtUp = null)
+        IReadOnlySet<int> untouched, (IReadOnlySet<Guid> StoredBefore, PurchaseOutcomes Outcomes)? retried, Func<Task>? caughtUp = null,
+        SalesAnswers? answersBefore = null)
     {
         Console.WriteLine();
         Console.WriteLine("Verification");
         try
         {
-            return await CheckAllAsync(storedBefore, ledgerBefore, successful, tally, history, untouched, retried, caughtUp);
+            return await CheckAllAsync(storedBefore, ledgerBefore, successful, tally, history, untouched, retried, caughtUp, answersBefore);
         }
         catch (Exception exception) when (exception is MySqlException or TimeoutException or HttpRequestException)
         {
@@ -69,7 +72,8 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
     }
 
     private async Task<bool> CheckAllAsync(long storedBefore, long ledgerBefore, long successful, SalesTally tally, HistorySample history,
-        IReadOnlySet<int> untouched, (IReadOnlySet<Guid> StoredBefore, PurchaseOutcomes Outcomes)? retried, Func<Task>? caughtUp)
+        IReadOnlySet<int> untouched, (IReadOnlySet<Guid> StoredBefore, PurchaseOutcomes Outcomes)? retried, Func<Task>? caughtUp,
+        SalesAnswers? answersBefore)
     {
         var watch = Stopwatch.StartNew();
         bool ok = true;
@@ -104,6 +108,23 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
                 $"purchases stored in MySQL for {options.Date}, stores 1..{options.Stores}: {inMySql - storedBefore:N0} new, successful POSTs: {successful:N0}");
         }
 
+        ok &= answersBefore is { } before
+            ? await CheckAnswersAgainstTheDayAsync(before, ledgerBefore, tally, untouched, exact: retried is null)
+            : await CheckAnswersAgainstWholeHistoryAsync(tally, untouched);
+
+        foreach (var (passed, what) in await new HistoryCheck(api, options).VerifyAsync(history))
+        {
+            ok &= Check(passed, what);
+        }
+
+        return ok;
+    }
+
+    /// <summary>The answers at the sampled stores and for each store's best seller against MySQL's own sums over the
+    /// whole history, and at stores new to this run against what it sent there.</summary>
+    private async Task<bool> CheckAnswersAgainstWholeHistoryAsync(SalesTally tally, IReadOnlySet<int> untouched)
+    {
+        var ok = true;
         var checks = new List<(string Path, IReadOnlyList<(int, long)> Truth)>();
         var bestSellers = new SortedSet<int>();
         foreach (var store in tally.Stores.Order())
@@ -135,12 +156,86 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
             ok &= matches;
         }
 
-        foreach (var (passed, what) in await new HistoryCheck(api, options).VerifyAsync(history))
+        return ok;
+    }
+
+    /// <summary>
+    /// The answers of a database too large to sum again (<see cref="LoadOptions.WholeHistoryChecksUpTo"/>), from what
+    /// the day touched: the day's ledger entries at each sampled store equal what the run sent there (when it sent
+    /// each purchase once), and each answer equals the one before the day plus the day's ledger entries
+    /// (<see cref="RankingAfterTheDay"/>); stores new to this run as over the whole history, which is their day.
+    /// </summary>
+    private async Task<bool> CheckAnswersAgainstTheDayAsync(SalesAnswers before, long ledgerBefore, SalesTally tally, IReadOnlySet<int> untouched, bool exact)
+    {
+        Console.WriteLine($"  {before.PurchasesHeld:N0} purchases held before the day, more than --whole-history-checks-up-to: the answers are checked "
+            + "against those before the day and the day's ledger entries");
+        var ok = Check(before.CountedWholeLedger, "the matrix had counted the whole ledger when it was asked before the day");
+        var day = await _stored.SalesLedgeredAfterAsync(ledgerBefore, tally.Stores.ToHashSet(), before.TopStoresOfItem.Keys.ToHashSet());
+        foreach (var store in tally.Stores.Order())
         {
-            ok &= Check(passed, what);
+            var ledgered = day.Where(sale => sale.Key.Store == store).ToDictionary(sale => sale.Key.Item, sale => sale.Value);
+            if (exact)
+            {
+                var sent = tally.Units(store);
+                ok &= Check(ledgered.Count == sent.Count && sent.All(sale => ledgered.GetValueOrDefault(sale.Key) == sale.Value),
+                    $"the day's ledger entries at store {store} = what this run sent there ({sent.Count:N0} items, {sent.Values.Sum():N0} units)");
+            }
+
+            ok &= await CheckRankingAsync($"items/store/{store}", before.TopItemsAtStore[store], ledgered, size: 10);
+            if (untouched.Contains(store))
+            {
+                ok &= Check((await TopItemsInMySqlAsync(store)).SequenceEqual(tally.TopItems(store, 10)), $"MySQL's top 10 at store {store} = what this run sent there");
+            }
+        }
+
+        foreach (var (item, ranking) in before.TopStoresOfItem.OrderBy(entry => entry.Key))
+        {
+            var ledgered = day.Where(sale => sale.Key.Item == item).ToDictionary(sale => sale.Key.Store, sale => sale.Value);
+            ok &= await CheckRankingAsync($"items/top10/{item}", ranking, ledgered, size: 5);
         }
 
         return ok;
+    }
+
+    private async Task<bool> CheckRankingAsync(string path, IReadOnlyList<(int Id, long Units)> before, IReadOnlyDictionary<int, long> day, int size)
+    {
+        var answer = await PollAsync(() => GetRankingAsync(path), got => RankingAfterTheDay.Problems(before, got, day, size).Count == 0);
+        var problems = RankingAfterTheDay.Problems(before, answer, day, size);
+        var matches = Check(problems.Count == 0, $"GET /{path} = its answer before the day + the day's ledger entries ({Describe(answer)})"
+            + (problems.Count == 0 ? "" : ": " + string.Join("; ", problems.Take(3))));
+        AnswersMatchMySql &= matches;
+        return matches;
+    }
+
+    /// <summary>
+    /// The answers a verification bounded by the day starts from, asked once the matrix has counted the whole ledger:
+    /// at the sampled stores and for each one's best seller. Null while the database holds no more than
+    /// <see cref="LoadOptions.WholeHistoryChecksUpTo"/> purchases: then the answers after the day are checked against
+    /// MySQL's sums over the whole history. Call it before the day, while nothing else stores purchases.
+    /// </summary>
+    public async Task<SalesAnswers?> AnswersBeforeTheDayAsync(IReadOnlyCollection<int> stores)
+    {
+        var held = await _stored.PurchasesHeldAsync();
+        if (held <= options.WholeHistoryChecksUpTo)
+        {
+            return null;
+        }
+
+        var last = await LedgerSeqAsync();
+        var counted = await PollAsync(CountedThroughAsync, seq => seq >= last, progress: seq => seq) >= last;
+        var byStore = new Dictionary<int, IReadOnlyList<(int Id, long Units)>>();
+        foreach (var store in stores)
+        {
+            byStore[store] = await GetRankingAsync($"items/store/{store}");
+        }
+
+        var byItem = new Dictionary<int, IReadOnlyList<(int Id, long Units)>>();
+        foreach (var item in byStore.Values.Where(ranking => ranking.Count > 0).Select(ranking => ranking[0].Id).Distinct())
+        {
+            byItem[item] = await GetRankingAsync($"items/top10/{item}");
+        }
+
+        return new SalesAnswers(held, counted, byStore, byItem);
     }
 
     /// <summary>Every acknowledged purchase is stored (none missing; a late retry's may have been stored before the

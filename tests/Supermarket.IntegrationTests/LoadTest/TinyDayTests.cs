@@ -50,4 +50,56 @@ public sealed class TinyDayTests
         Assert.NotEmpty(history.Acknowledged);
         Assert.NotNull(history.Customer);
     }
+
+    /// <summary>Past --whole-history-checks-up-to the verification reads what the day touched: each answer against the
+    /// one before the day plus the day's ledger entries, and the day's entries against what the run sent. It passes on
+    /// a true day, and fails on an answer before the day one unit off, and on a tally one purchase off.</summary>
+    [Fact]
+    public async Task A_day_verified_by_what_it_touched_passes_and_catches_a_count_one_unit_off()
+    {
+        // Every history counts as long (InnoDB's estimate of a small table may be 0).
+        var options = LoadOptions.Parse(["--stores", "6", "--purchases-per-hour", "4", "--date", "20200608",
+            "--max-item-id", "50", "--database", TestSettings.VerifierConnectionString(), "--verify-timeout", "60"]) with
+        {
+            Credentials = TestSettings.Auth,
+            WholeHistoryChecksUpTo = -1,
+        };
+        await using var factory = new SupermarketSystem.ApiFactory(TestSettings.For());
+        using var api = factory.CreateClient();
+        api.DefaultRequestHeaders.Authorization = IssuedCredentials.ForSalesQuestions(options);
+        var verifier = new DayVerifier(options, api);
+        int[] sampled = [1, 4, 6];
+        var storedBefore = await verifier.CountStoredAsync();
+        var ledgerBefore = await verifier.LedgerSeqAsync();
+        var untouched = await verifier.UntouchedStoresAsync(sampled);
+        var before = await verifier.AnswersBeforeTheDayAsync(sampled);
+        Assert.NotNull(before);
+        var log = new RequestLog(options.TotalPurchases);
+        var tally = new SalesTally(sampled);
+        var history = new HistorySample(1);
+
+        await new ChainDay(options, new PurchaseSender(api, log, tally, history, options, new PurchaseOutcomes())).RunAsync();
+
+        Assert.Equal(0, log.Failures);
+        Assert.True(await verifier.VerifyAsync(storedBefore, ledgerBefore, log.Count, tally, history, untouched, retried: null, answersBefore: before),
+            "the load test's verification failed; see the test output");
+        Assert.Contains(verifier.Checks, check => check.Check.StartsWith("the day's ledger entries at store 4", StringComparison.Ordinal));
+        Assert.Contains(verifier.Checks, check => check.Check.StartsWith("GET /items/store/4 = its answer before the day", StringComparison.Ordinal));
+
+        // The answer before the day one unit short at store 4: its answer now looks one unit too many.
+        var (item, units) = before.TopItemsAtStore[4].Count > 0 ? before.TopItemsAtStore[4][0] : (1, 0);
+        var offByOne = before with
+        {
+            TopItemsAtStore = new Dictionary<int, IReadOnlyList<(int Id, long Units)>>(before.TopItemsAtStore) { [4] = [(item, units + 1), .. before.TopItemsAtStore[4].Skip(1)] },
+        };
+        var fooled = new DayVerifier(options with { VerifyTimeout = TimeSpan.FromSeconds(2) }, api);
+        Assert.False(await fooled.VerifyAsync(storedBefore, ledgerBefore, log.Count, tally, history, untouched, retried: null, answersBefore: offByOne));
+        Assert.Contains(fooled.Checks, check => !check.Passed && check.Check.StartsWith("GET /items/store/4", StringComparison.Ordinal));
+
+        // A purchase the run did not send, in its tally: the day's ledger entries no longer match it.
+        tally.Add(new PlannedPurchase(6, 6000, "/purchases", [], [item], null, Guid.NewGuid()));
+        var miscounted = new DayVerifier(options with { VerifyTimeout = TimeSpan.FromSeconds(2) }, api);
+        Assert.False(await miscounted.VerifyAsync(storedBefore, ledgerBefore, log.Count, tally, history, untouched, retried: null, answersBefore: before));
+        Assert.Contains(miscounted.Checks, check => !check.Passed && check.Check.StartsWith("the day's ledger entries at store 6", StringComparison.Ordinal));
+    }
 }
