@@ -1,5 +1,5 @@
-using System.Buffers;
 using System.Diagnostics.Metrics;
+using System.Globalization;
 using System.Text;
 using System.Text.Json;
 using Dapper;
@@ -14,9 +14,8 @@ namespace Supermarket.Database.Purchases;
 /// <summary>
 /// Stores purchases and their sales ledger entry in one transaction, sent as one multi-statement command (one round
 /// trip instead of five); the entry takes its seq last, just before the commit (<see cref="SalesLedgerAppend"/>).
-/// The purchases come from a single JSON parameter read with JSON_TABLE (MariaDB 10.6+,
-/// MySQL 8), so the statement text is fixed whatever the batch size; each purchase's lines are one column of its row
-/// (migration 0002).
+/// The purchases are one multi-row INSERT, a row of parameters each (where a JSON parameter read with JSON_TABLE cost
+/// MariaDB more: docs/performance.md); each purchase's lines are one column of its row (migration 0002).
 /// </summary>
 /// <remarks>
 /// Exactly once: a purchase already stored (a redelivery, a writer's retry, a till's keyed retry an hour later) is
@@ -34,20 +33,43 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, IMeterFacto
     private const int DuplicateKey = 1062;
     private const int MaxDuplicateRounds = 5;
 
-    private const string StoreSql = $"""
-        BEGIN;
-        INSERT INTO purchases (id, store_id, customer_id, purchase_date, received_at, items)
-        SELECT UNHEX(j.id), j.store_id, j.customer_id, j.purchase_date, j.received_at, j.items
-        FROM JSON_TABLE(@batch, '$[*]' COLUMNS (
-            id CHAR(32) PATH '$.id',
-            store_id INT PATH '$.store',
-            customer_id INT PATH '$.customer',
-            purchase_date DATE PATH '$.date',
-            received_at DATETIME(6) PATH '$.received',
-            items TEXT PATH '$.items')) AS j;
-        {SalesLedgerAppend.Sql}
-        COMMIT;
-        """;
+    /// <summary>The transaction that stores <paramref name="count"/> purchases: one row of parameters each
+    /// (<see cref="AddRow"/>), then the ledger entry. Built per batch, since batches differ in size.</summary>
+    private static string StoreSql(int count)
+    {
+        var sql = new StringBuilder(200 + (count * 48))
+            .Append("BEGIN;\nINSERT INTO purchases (id, store_id, customer_id, purchase_date, received_at, items) VALUES ");
+        for (var row = 0; row < count; row++)
+        {
+            sql.Append(CultureInfo.InvariantCulture, $"{(row == 0 ? "" : ",")}(@i{row},@s{row},@c{row},@d{row},@r{row},@l{row})");
+        }
+
+        return sql.Append(";\n").Append(SalesLedgerAppend.Sql).Append("COMMIT;").ToString();
+    }
+
+    /// <summary>A purchase's row of <see cref="StoreSql"/>'s parameters, as <see cref="PurchaseRows"/> writes it.</summary>
+    private static void AddRow(MySqlParameterCollection parameters, int row, PurchaseRecorded purchase)
+    {
+        parameters.AddWithValue(string.Create(CultureInfo.InvariantCulture, $"@i{row}"), PurchaseKeys.ToKey(purchase.PurchaseId));
+        parameters.AddWithValue(string.Create(CultureInfo.InvariantCulture, $"@s{row}"), purchase.StoreId);
+        parameters.AddWithValue(string.Create(CultureInfo.InvariantCulture, $"@c{row}"), purchase.CustomerId);
+        parameters.AddWithValue(string.Create(CultureInfo.InvariantCulture, $"@d{row}"), PurchaseRows.Date(purchase));
+        parameters.AddWithValue(string.Create(CultureInfo.InvariantCulture, $"@r{row}"), PurchaseRows.ReceivedAt(purchase));
+        parameters.AddWithValue(string.Create(CultureInfo.InvariantCulture, $"@l{row}"), PurchaseRows.Items(purchase.Items));
+    }
+
+    private static async Task StoreAsync(MySqlConnection connection, IReadOnlyList<PurchaseRecorded> purchases, CancellationToken cancellationToken)
+    {
+        await using var command = new MySqlCommand(StoreSql(purchases.Count), connection);
+        for (var row = 0; row < purchases.Count; row++)
+        {
+            AddRow(command.Parameters, row, purchases[row]);
+        }
+
+        command.Parameters.AddWithValue("@purchases", purchases.Count);
+        command.Parameters.AddWithValue("@sales", PurchaseRows.SalesOf(purchases));
+        await command.ExecuteNonQueryAsync(cancellationToken);
+    }
 
     private const string StoredIdsSql = """
         SELECT p.id FROM JSON_TABLE(@ids, '$[*]' COLUMNS (id CHAR(32) PATH '$')) AS j JOIN purchases p ON p.id = UNHEX(j.id)
@@ -66,8 +88,7 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, IMeterFacto
         {
             try
             {
-                await connection.ExecuteAsync(new CommandDefinition(StoreSql,
-                    new { batch = ToJson(pending), purchases = pending.Count, sales = PurchaseRows.SalesOf(pending) }, cancellationToken: cancellationToken));
+                await StoreAsync(connection, pending, cancellationToken);
                 return pending.Count;
             }
             catch (Exception exception)
@@ -151,30 +172,5 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, IMeterFacto
         var ids = JsonSerializer.Serialize(purchases.Select(p => Convert.ToHexString(PurchaseKeys.ToKey(p.PurchaseId))));
         var keys = await connection.QueryAsync<byte[]>(new CommandDefinition(StoredIdsSql, new { ids }, cancellationToken: cancellationToken));
         return [.. keys.Select(PurchaseKeys.FromKey)];
-    }
-
-    /// <summary>The batch as JSON_TABLE reads it. Ids are the big-endian key bytes in hex (see PurchaseKeys).</summary>
-    internal static string ToJson(IReadOnlyList<PurchaseRecorded> purchases)
-    {
-        var buffer = new ArrayBufferWriter<byte>(purchases.Count * 256);
-        using (var json = new Utf8JsonWriter(buffer))
-        {
-            json.WriteStartArray();
-            foreach (var purchase in purchases)
-            {
-                json.WriteStartObject();
-                json.WriteString("id", Convert.ToHexString(PurchaseKeys.ToKey(purchase.PurchaseId)));
-                json.WriteNumber("store", purchase.StoreId);
-                json.WriteNumber("customer", purchase.CustomerId);
-                json.WriteString("date", PurchaseRows.Date(purchase));
-                json.WriteString("received", PurchaseRows.ReceivedAt(purchase));
-                json.WriteString("items", PurchaseRows.Items(purchase.Items));
-                json.WriteEndObject();
-            }
-
-            json.WriteEndArray();
-        }
-
-        return Encoding.UTF8.GetString(buffer.WrittenSpan);
     }
 }
