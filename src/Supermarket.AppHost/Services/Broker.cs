@@ -131,12 +131,11 @@ public static class Broker
         File.WriteAllText(Path.Combine(node.Folder, "rabbitmq.conf"), config.ToString());
     }
 
-    /// <summary>The users, the vhosts (the system's and the integration tests') and each user's rights in both, as
-    /// RabbitMQ's definitions: passwords as salted SHA-256 hashes, never in clear. Readable by its owner alone.</summary>
+    /// <summary>The users, the system's vhost and each user's rights in it, as RabbitMQ's definitions: passwords as salted SHA-256 hashes, never in clear. Readable by its owner alone.</summary>
     private static string WriteDefinitions(IDistributedApplicationBuilder builder, LocalAccounts accounts)
     {
         var rights = Path.Combine(builder.AppHostDirectory, "..", "..", "scripts", "broker-rights");
-        string[] vhosts = ["/", "supermarket-test"];
+        string[] vhosts = ["/"];
         var users = accounts.All.Where(account => account.Key.StartsWith("broker-", StringComparison.Ordinal)).ToList();
         var definitions = new JsonObject
         {

@@ -16,7 +16,7 @@ namespace Supermarket.AppHost.Services;
 /// </summary>
 public static class MariaDb
 {
-    /// <summary>The system's database; the integration tests' are the <c>supermarket_test%</c> ones beside it.</summary>
+    /// <summary>The system's database.</summary>
     public static readonly string Database = new MySqlConnectionStringBuilder(new DatabaseOptions().ConnectionString).Database;
 
     /// <summary>The server, and the step after which every account exists: the system's processes wait for that
@@ -81,8 +81,7 @@ public static class MariaDb
     /// <summary>Users connect from 127.0.0.1 only (the server listens nowhere else). The schema owner's user, which
     /// only the migration step uses, has all of the schema with the right to grant: the migrations grant each service's
     /// role, table by table, what its statements need (0005 the ledger's reader, 0007 the writers and the load test's
-    /// verifier), and each other account has its role and nothing else. The *_test% databases are the integration
-    /// tests', which the same migrations grant in.</summary>
+    /// verifier), and each other account has its role and nothing else.</summary>
     private static string AccountsSql(LocalAccounts accounts)
     {
         static string Text(string value) => $"'{value.Replace("\\", "\\\\", StringComparison.Ordinal).Replace("'", "''", StringComparison.Ordinal)}'";
@@ -100,12 +99,10 @@ public static class MariaDb
             SET DEFAULT ROLE {role} FOR {User(account)};
             """;
         var owner = accounts.DatabaseOwner;
-        var tests = $"`{Database}\\_test%`";
         return $"""
             CREATE DATABASE IF NOT EXISTS `{Database}` CHARACTER SET utf8mb4;
             {Create(owner)}
             GRANT ALL PRIVILEGES ON `{Database}`.* TO {User(owner)} WITH GRANT OPTION;
-            GRANT ALL PRIVILEGES ON {tests}.* TO {User(owner)} WITH GRANT OPTION;
             {WithRoleOnly(accounts.DatabaseWriter, DatabaseRoles.PurchasesWriter)}
             {WithRoleOnly(accounts.DatabaseVerifier, DatabaseRoles.Verifier)}
             {WithRoleOnly(accounts.DatabaseReader, DatabaseRoles.LedgerReader)}

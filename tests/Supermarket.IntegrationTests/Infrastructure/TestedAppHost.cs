@@ -46,6 +46,7 @@ public sealed class TestedAppHost : IAsyncLifetime
         using var patience = new CancellationTokenSource(StartPatience);
         await _app.StartAsync(patience.Token);
         await HealthyAsync(patience.Token);
+        await TestsOwnPlaces.AddAsync(_app, patience.Token);
         Dashboard = await _app.GetDashboardUrlAsync(patience.Token);
     }
 
