@@ -57,7 +57,7 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
     /// database or the API gone) is a failed check, so the run still reports the day it measured.</returns>
     public async Task<bool> VerifyAsync(long storedBefore, long ledgerBefore, long successful, SalesTally tally, HistorySample history,
         IReadOnlySet<int> untouched, (IReadOnlySet<Guid> StoredBefore, PurchaseOutcomes Outcomes)? retried, Func<Task>? caughtUp = null,
-        SalesAnswers? answersBefore = null)
+        AnswersBeforeTheDay? answersBefore = null)
     {
         Console.WriteLine();
         Console.WriteLine("Verification");
@@ -73,7 +73,7 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
 
     private async Task<bool> CheckAllAsync(long storedBefore, long ledgerBefore, long successful, SalesTally tally, HistorySample history,
         IReadOnlySet<int> untouched, (IReadOnlySet<Guid> StoredBefore, PurchaseOutcomes Outcomes)? retried, Func<Task>? caughtUp,
-        SalesAnswers? answersBefore)
+        AnswersBeforeTheDay? answersBefore)
     {
         var watch = Stopwatch.StartNew();
         bool ok = true;
@@ -165,7 +165,7 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
     /// each purchase once), and each answer equals the one before the day plus the day's ledger entries
     /// (<see cref="RankingAfterTheDay"/>); stores new to this run as over the whole history, which is their day.
     /// </summary>
-    private async Task<bool> CheckAnswersAgainstTheDayAsync(SalesAnswers before, long ledgerBefore, SalesTally tally, IReadOnlySet<int> untouched, bool exact)
+    private async Task<bool> CheckAnswersAgainstTheDayAsync(AnswersBeforeTheDay before, long ledgerBefore, SalesTally tally, IReadOnlySet<int> untouched, bool exact)
     {
         Console.WriteLine($"  {before.PurchasesHeld:N0} purchases held before the day, more than --whole-history-checks-up-to: the answers are checked "
             + "against those before the day and the day's ledger entries");
@@ -213,7 +213,7 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
     /// <see cref="LoadOptions.WholeHistoryChecksUpTo"/> purchases: then the answers after the day are checked against
     /// MySQL's sums over the whole history. Call it before the day, while nothing else stores purchases.
     /// </summary>
-    public async Task<SalesAnswers?> AnswersBeforeTheDayAsync(IReadOnlyCollection<int> stores)
+    public async Task<AnswersBeforeTheDay?> AnswersBeforeTheDayAsync(IReadOnlyCollection<int> stores)
     {
         var held = await _stored.PurchasesHeldAsync();
         if (held <= options.WholeHistoryChecksUpTo)
@@ -235,7 +235,7 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
             byItem[item] = await GetRankingAsync($"items/top10/{item}");
         }
 
-        return new SalesAnswers(held, counted, byStore, byItem);
+        return new AnswersBeforeTheDay(held, counted, byStore, byItem);
     }
 
     /// <summary>Every acknowledged purchase is stored (none missing; a late retry's may have been stored before the

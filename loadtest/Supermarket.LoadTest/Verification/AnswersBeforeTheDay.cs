@@ -5,6 +5,6 @@ namespace Supermarket.LoadTest.Verification;
 /// <param name="PurchasesHeld">About how many purchases the database held (InnoDB's estimate).</param>
 /// <param name="CountedWholeLedger">Whether the matrix had counted every ledger entry when it was asked, so that its
 /// answers were MySQL's as of then.</param>
-public sealed record SalesAnswers(long PurchasesHeld, bool CountedWholeLedger,
+public sealed record AnswersBeforeTheDay(long PurchasesHeld, bool CountedWholeLedger,
     IReadOnlyDictionary<int, IReadOnlyList<(int Id, long Units)>> TopItemsAtStore,
     IReadOnlyDictionary<int, IReadOnlyList<(int Id, long Units)>> TopStoresOfItem);
