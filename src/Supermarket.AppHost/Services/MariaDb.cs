@@ -30,7 +30,7 @@ public static class MariaDb
         // Asked as root over the socket: a probe that only opened TCP connections would count as a connection error
         // each time, and MariaDB blocks a host after max_connect_errors of them (found: after 100 probes, 127.0.0.1
         // was refused).
-        builder.Services.AddHealthChecks().AddAsyncCheck("mariadb", cancellation => AnswersAndWarmAsync(defaults, cancellation));
+        builder.Services.AddHealthChecks().AddAsyncCheck("mariadb", cancellation => AnswersPingAsync(defaults, cancellation));
         var server = builder.AddExecutable("mariadb", "mariadbd", folder, defaults, "--user=mysql")
             .WithHealthCheck("mariadb");
         if (!Directory.Exists(Path.Combine(folder, "data", "mysql")))
@@ -45,39 +45,16 @@ public static class MariaDb
         return (server, provisioned);
     }
 
-    /// <summary>Healthy once the server answers and has loaded back the pages it held at its last shutdown
-    /// (mariadb.cnf's innodb_buffer_pool_dump_pct): a system started before that stores its first minutes of
-    /// purchases reading index pages from disk one at a time (docs/performance.md, 100 million purchases), so it waits,
-    /// and the dashboard says what for.</summary>
-    private static async Task<HealthCheckResult> AnswersAndWarmAsync(string defaults, CancellationToken cancellation)
+    private static async Task<HealthCheckResult> AnswersPingAsync(string defaults, CancellationToken cancellation)
     {
-        var (answered, _, error) = await RunAsync("mariadb-admin", [defaults, "--connect-timeout=2", "ping"], cancellation);
-        if (!answered)
-        {
-            return HealthCheckResult.Unhealthy(error);
-        }
-
-        var (read, status, _) = await RunAsync("mariadb", [defaults, "-uroot", "-N", "-B", "-e", "SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_load_status'"], cancellation);
-        var load = read ? status.Split('\t', 2).Last().Trim() : "";
-        return StillLoading(load) ? HealthCheckResult.Unhealthy($"loading the buffer pool it held at shutdown: {load}") : HealthCheckResult.Healthy();
-    }
-
-    /// <summary>Whether InnoDB's Innodb_buffer_pool_load_status says the load is under way ("Loading buffer pool(s)
-    /// from ...", "Loaded 1234/262144 pages"); done, aborted, or no dump to load (a new server) all let it be ready.</summary>
-    public static bool StillLoading(string status) =>
-        status.StartsWith("Loading", StringComparison.Ordinal) || status.StartsWith("Loaded ", StringComparison.Ordinal);
-
-    private static async Task<(bool Succeeded, string Output, string Error)> RunAsync(string program, string[] arguments, CancellationToken cancellation)
-    {
-        using var process = Process.Start(new ProcessStartInfo(program, arguments)
+        using var ping = Process.Start(new ProcessStartInfo("mariadb-admin", [defaults, "--connect-timeout=2", "ping"])
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
         })!;
-        var output = process.StandardOutput.ReadToEndAsync(cancellation);
-        var error = process.StandardError.ReadToEndAsync(cancellation);
-        await process.WaitForExitAsync(cancellation);
-        return (process.ExitCode == 0, await output, await error);
+        var answer = ping.StandardError.ReadToEndAsync(cancellation);
+        await ping.WaitForExitAsync(cancellation);
+        return ping.ExitCode == 0 ? HealthCheckResult.Healthy() : HealthCheckResult.Unhealthy(await answer);
     }
 
     private static string WriteConfiguration(string folder, int port)
