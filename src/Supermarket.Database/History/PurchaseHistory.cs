@@ -25,7 +25,7 @@ public sealed class PurchaseHistory(IOptions<DatabaseOptions> options) : IPurcha
     // whatever span of dates the purchases cover (a year is 12).
     internal const int MonthsAStatement = 120;
 
-    private static readonly string StoreFirstPage = PageSql("store_id", afterPosition: false, byMonth: false);
+    internal static readonly string StoreFirstPage = PageSql("store_id", afterPosition: false, byMonth: false);
     private static readonly string StoreNextPage = PageSql("store_id", afterPosition: true, byMonth: false);
     internal static readonly string CustomerFirstPage = PageSql("customer_id", afterPosition: false, byMonth: true);
     private static readonly string CustomerNextPage = PageSql("customer_id", afterPosition: true, byMonth: true);
@@ -89,17 +89,23 @@ public sealed class PurchaseHistory(IOptions<DatabaseOptions> options) : IPurcha
 
     private static async Task<IReadOnlyList<StoredRow>> RowsAsync(MySqlConnection connection, string sql, int subject,
         DateOnly from, DateOnly to, HistoryPosition? after, IReadOnlyList<int>? months, int limit, CancellationToken cancellationToken) =>
-        [.. await connection.QueryAsync<StoredRow>(new CommandDefinition(sql, new
-        {
-            subject,
-            months,
-            from = Day(from),
-            to = Day(to),
-            date = after is null ? (DateTime?)null : Day(after.Date),
-            at = after is null ? null : Moment(after.ReceivedAt),
-            id = after is null ? null : PurchaseKeys.ToKey(after.PurchaseId),
-            limit,
-        }, cancellationToken: cancellationToken))];
+        [.. await connection.QueryAsync<StoredRow>(new CommandDefinition(sql, Parameters(subject, from, to, after, months, limit),
+            cancellationToken: cancellationToken))];
+
+    /// <summary>A page's parameters, as its statement is sent (and as the plan tests send it). Days go as DATE text,
+    /// as the column holds them: a DATETIME compared with it made MariaDB read a store's day by equality and sort all
+    /// of it for each page (StoreDayHistoryTests).</summary>
+    internal static object Parameters(int subject, DateOnly from, DateOnly to, HistoryPosition? after, IReadOnlyList<int>? months, int limit) => new
+    {
+        subject,
+        months,
+        from = Day(from),
+        to = Day(to),
+        date = after is null ? null : Day(after.Date),
+        at = after is null ? null : Moment(after.ReceivedAt),
+        id = after is null ? null : PurchaseKeys.ToKey(after.PurchaseId),
+        limit,
+    };
 
     // One row beyond the page tells whether there is a next one.
     private static PurchaseHistoryPage Page(IReadOnlyList<StoredRow> rows, int pageSize)
@@ -110,12 +116,13 @@ public sealed class PurchaseHistory(IOptions<DatabaseOptions> options) : IPurcha
     }
 
     // By month, the months come first in the index and in the order: the page is then read in the index's order,
-    // newest first, and stops at its limit (no sort of the customer's purchases).
+    // newest first, and stops at its limit (no sort of the customer's purchases). A store's page is one day, asked by
+    // equality: with a range MariaDB may read the store's later days first, backwards, to reach it.
     private static string PageSql(string subjectColumn, bool afterPosition, bool byMonth) => $"""
         SELECT id AS Id, store_id AS StoreId, customer_id AS CustomerId, purchase_date AS PurchaseDate,
                received_at AS ReceivedAt, items AS Items
         FROM purchases
-        WHERE {(byMonth ? "purchase_month IN @months AND " : "")}{subjectColumn} = @subject AND purchase_date BETWEEN @from AND @to
+        WHERE {(byMonth ? "purchase_month IN @months AND " : "")}{subjectColumn} = @subject AND {(byMonth ? "purchase_date BETWEEN @from AND @to" : "purchase_date = @from")}
         {(afterPosition
             ? "AND (purchase_date < @date OR (purchase_date = @date AND (received_at < @at OR (received_at = @at AND id < @id))))"
             : "")}
@@ -132,7 +139,8 @@ public sealed class PurchaseHistory(IOptions<DatabaseOptions> options) : IPurcha
 
     private static DateOnly Later(DateOnly a, DateOnly b) => a > b ? a : b;
 
-    private static DateTime Day(DateOnly date) => date.ToDateTime(TimeOnly.MinValue);
+
+    private static string Day(DateOnly date) => date.ToString("yyyy-MM-dd", CultureInfo.InvariantCulture);
 
     // As text with every microsecond DATETIME(6) keeps: a position rounded to the second would skip the purchases of
     // its last second.
