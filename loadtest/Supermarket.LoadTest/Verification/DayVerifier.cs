@@ -20,6 +20,9 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
     private readonly DateOnly _date = DateOnly.ParseExact(options.Date, "yyyyMMdd", CultureInfo.InvariantCulture);
     private readonly StoredSales _stored = new(options.Database);
 
+    /// <summary>How many items a store's answer ranks, and how many stores an item's (the course's /items/top10/ answers five).</summary>
+    private const int TopItemsAnswered = 10, TopStoresAnswered = 5;
+
     /// <summary>Purchases stored for this run's stores and date.</summary>
     public Task<long> CountStoredAsync() => _stored.CountPurchasesAsync(options.Stores, _date);
 
@@ -133,7 +136,7 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
             checks.Add(($"items/store/{store}", truth));
             if (untouched.Contains(store))
             {
-                ok &= Check(truth.SequenceEqual(tally.TopItems(store, 10)), $"MySQL's top 10 at store {store} = what this run sent there");
+                ok &= CheckSentOnly(store, truth, tally);
             }
 
             if (truth.Count > 0)
@@ -181,21 +184,25 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
                     $"the day's ledger entries at store {store} = what this run sent there ({sent.Count:N0} items, {sent.Values.Sum():N0} units)");
             }
 
-            ok &= await CheckRankingAsync($"items/store/{store}", before.TopItemsAtStore[store], ledgered, size: 10);
+            ok &= await CheckRankingAsync($"items/store/{store}", before.TopItemsAtStore[store], ledgered, TopItemsAnswered);
             if (untouched.Contains(store))
             {
-                ok &= Check((await TopItemsInMySqlAsync(store)).SequenceEqual(tally.TopItems(store, 10)), $"MySQL's top 10 at store {store} = what this run sent there");
+                ok &= CheckSentOnly(store, await TopItemsInMySqlAsync(store), tally);
             }
         }
 
         foreach (var (item, ranking) in before.TopStoresOfItem.OrderBy(entry => entry.Key))
         {
             var ledgered = day.Where(sale => sale.Key.Item == item).ToDictionary(sale => sale.Key.Store, sale => sale.Value);
-            ok &= await CheckRankingAsync($"items/top10/{item}", ranking, ledgered, size: 5);
+            ok &= await CheckRankingAsync($"items/top10/{item}", ranking, ledgered, TopStoresAnswered);
         }
 
         return ok;
     }
+
+    /// <summary>At a store new to this run, MySQL's top items are what the run sent there.</summary>
+    private bool CheckSentOnly(int store, IReadOnlyList<(int, long)> inMySql, SalesTally tally) =>
+        Check(inMySql.SequenceEqual(tally.TopItems(store, TopItemsAnswered)), $"MySQL's top {TopItemsAnswered} at store {store} = what this run sent there");
 
     private async Task<bool> CheckRankingAsync(string path, IReadOnlyList<(int Id, long Units)> before, IReadOnlyDictionary<int, long> day, int size)
     {
@@ -287,14 +294,14 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
     }
 
     /// <summary>MySQL's own top 10 of the store, ranked as the matrix ranks.</summary>
-    private Task<IReadOnlyList<(int, long)>> TopItemsInMySqlAsync(int store) => _stored.TopItemsAtStoreAsync(store, 10);
+    private Task<IReadOnlyList<(int, long)>> TopItemsInMySqlAsync(int store) => _stored.TopItemsAtStoreAsync(store, TopItemsAnswered);
 
     /// <summary>The top 5 stores of each item, ranked as the matrix ranks: most units, then the lower id.</summary>
     private async Task<IReadOnlyList<(int Item, IReadOnlyList<(int, long)> Stores)>> TopStoresInMySqlAsync(IReadOnlyCollection<int> items)
     {
         var byItem = (await _stored.SalesOfItemsAsync(items)).ToLookup(sale => sale.Item);
         return [.. items.Select(item => (item, (IReadOnlyList<(int, long)>)[.. byItem[item]
-            .OrderByDescending(sale => sale.Units).ThenBy(sale => sale.Store).Take(5).Select(sale => (sale.Store, sale.Units))]))];
+            .OrderByDescending(sale => sale.Units).ThenBy(sale => sale.Store).Take(TopStoresAnswered).Select(sale => (sale.Store, sale.Units))]))];
     }
 
     private async Task<IReadOnlyList<(int, long)>> GetRankingAsync(string path)
