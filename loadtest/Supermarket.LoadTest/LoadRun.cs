@@ -86,7 +86,7 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
         foreach (var figures in questions)
         {
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"GET {figures.Question}: {figures.Asked:N0} asked, {figures.Failures:N0} not 200, p50 {figures.P50Ms:F2} ms, p99 {figures.P99Ms:F2} ms, max {figures.MaxMs:F2} ms"));
+                $"GET {figures.Question}: {figures.Asked:N0} asked, {figures.Failures:N0} not 200, p50 {figures.P50Ms:F2} ms, p99 {figures.P99Ms:F2} ms, p99.9 {figures.P999Ms:F2} ms, max {figures.MaxMs:F2} ms"));
         }
 
         var cpuCaughtUp = options.Verify ? null : ProcessCpu.Snapshot();

@@ -21,8 +21,8 @@ end
 
 -- One line, read by measure.sh: JSON, the latencies in milliseconds.
 done = function(summary, latency, requests)
-  io.write(string.format('{"answers": %d, "seconds": %.2f, "per_second": %.0f, "non_2xx": %d, "socket_errors": %d, "p50_ms": %.2f, "p99_ms": %.2f, "max_ms": %.2f}\n',
+  io.write(string.format('{"answers": %d, "seconds": %.2f, "per_second": %.0f, "non_2xx": %d, "socket_errors": %d, "p50_ms": %.2f, "p99_ms": %.2f, "p999_ms": %.2f, "max_ms": %.2f}\n',
     summary.requests, summary.duration / 1e6, summary.requests / (summary.duration / 1e6), summary.errors.status,
     summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,
-    latency:percentile(50) / 1000, latency:percentile(99) / 1000, latency.max / 1000))
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000, latency:percentile(99.9) / 1000, latency.max / 1000))
 end

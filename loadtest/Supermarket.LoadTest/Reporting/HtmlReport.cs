@@ -81,10 +81,10 @@ public static class HtmlReport
         html.Append("</table>");
         if (result.Questions.Count > 0)
         {
-            html.Append("<h2>GETs while the day ran</h2><table><tr><th>question</th><th>asked</th><th>not 200</th><th>p50</th><th>p99</th><th>max</th></tr>");
+            html.Append("<h2>GETs while the day ran</h2><table><tr><th>question</th><th>asked</th><th>not 200</th><th>p50</th><th>p99</th><th>p99.9</th><th>max</th></tr>");
             foreach (var q in result.Questions)
             {
-                html.Append(Invariant($"<tr><td>{Encode(q.Question)}</td><td class=\"num\">{q.Asked:N0}</td><td class=\"num\">{q.Failures:N0}</td><td class=\"num\">{q.P50Ms:F2} ms</td><td class=\"num\">{q.P99Ms:F2} ms</td><td class=\"num\">{q.MaxMs:F2} ms</td></tr>"));
+                html.Append(Invariant($"<tr><td>{Encode(q.Question)}</td><td class=\"num\">{q.Asked:N0}</td><td class=\"num\">{q.Failures:N0}</td><td class=\"num\">{q.P50Ms:F2} ms</td><td class=\"num\">{q.P99Ms:F2} ms</td><td class=\"num\">{q.P999Ms:F2} ms</td><td class=\"num\">{q.MaxMs:F2} ms</td></tr>"));
             }
 
             html.Append("</table>");

@@ -76,6 +76,9 @@ public sealed record RunResult
     public double? QuestionsP99Ms(params string[] kinds) =>
         Questions.Where(question => kinds.Contains(question.Question)).Select(question => (double?)question.P99Ms).Max();
 
+    public double? QuestionsP999Ms(params string[] kinds) =>
+        Questions.Where(question => kinds.Contains(question.Question)).Select(question => (double?)question.P999Ms).Max();
+
     /// <summary>The CPU a process (a <see cref="ProcessCpu"/> name) used over the day, per purchase with a 201.</summary>
     public double? DayCpuMicrosecondsPerPurchase(string process) =>
         Cpu?.Day.TryGetValue(process, out var seconds) == true && Successful > 0 ? seconds * 1e6 / Successful : null;
@@ -116,7 +119,7 @@ public sealed record RetryFigures(
 /// <summary>Questions asked while the day ran (--history-queries-per-second: first pages of purchase history;
 /// --sales-queries-per-second: the sales questions), timed from the request until the whole answer was read; failures
 /// are answers other than 200.</summary>
-public sealed record QuestionFigures(string Question, int Asked, int Failures, double P50Ms, double P99Ms, double MaxMs);
+public sealed record QuestionFigures(string Question, int Asked, int Failures, double P50Ms, double P99Ms, double P999Ms, double MaxMs);
 
 /// <summary>One check of the verification and whether it passed.</summary>
 public sealed record VerificationCheck(string Check, bool Passed);
