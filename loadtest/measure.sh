@@ -160,15 +160,16 @@ if [ -n "${EMPTY_TOO:-}" ]; then
 fi
 
 if [ -n "$TRANSIENT_STORES" ]; then
-  system_up Broker__PersistentDelivery=false
+  # shellcheck disable=SC2086 # SETTINGS is several words on purpose
+  system_up Broker__PersistentDelivery=false ${SETTINGS:-}
   # shellcheck disable=SC2086 # COMPARE_ARGS is several words on purpose
   for stores in $TRANSIENT_STORES; do load "transient, $stores stores" --stores "$stores" $COMPARE_ARGS; done
 fi
 
 IFS=';' read -r -a topologies <<<"$SCALE"
 for topology in "${topologies[@]}"; do
-  # shellcheck disable=SC2086 # a topology is several words on purpose
-  system_up Broker__PersistentDelivery=true -- $topology
+  # shellcheck disable=SC2086 # SETTINGS and a topology are several words on purpose
+  system_up Broker__PersistentDelivery=true ${SETTINGS:-} -- $topology
   # shellcheck disable=SC2086 # LOAD_ARGS is several words on purpose
   load "scale-out: $topology, $SCALE_STORES stores" --stores "$SCALE_STORES" $LOAD_ARGS
 done
