@@ -212,7 +212,7 @@ public sealed class LoadCommandLine
     {
         Description = description,
         DefaultValueFactory = _ => defaultValue,
-        Validators = { result => { if (result.GetValueOrDefault<double>() <= 0) { result.AddError($"{name} must be positive."); } } },
+        Validators = { result => { if (Converts(result, text => double.TryParse(text, CultureInfo.InvariantCulture, out _)) && result.GetValueOrDefault<double>() <= 0) { result.AddError($"{name} must be positive."); } } },
     };
 
     internal static Option<int> AtLeast(string name, string description, int defaultValue, int min) => new(name)
@@ -223,13 +223,18 @@ public sealed class LoadCommandLine
         {
             result =>
             {
-                if (result.GetValueOrDefault<int>() < min)
+                if (Converts(result, text => int.TryParse(text, CultureInfo.InvariantCulture, out _)) && result.GetValueOrDefault<int>() < min)
                 {
                     result.AddError($"{name} takes an integer of at least {min}.");
                 }
             },
         },
     };
+
+    /// <summary>Whether the option's value is of its type: one that is not is the parser's own error, which names the
+    /// option; a range check that asked for the number would throw instead of reporting it.</summary>
+    private static bool Converts(OptionResult result, Func<string, bool> parses) =>
+        result.Tokens.Count == 0 || parses(result.Tokens[^1].Value);
 
     internal static void RequireDate(OptionResult result)
     {

@@ -22,4 +22,17 @@ public sealed class CommandLineTests
         Assert.Contains("[default: http://127.0.0.1:8080/]", help);
         Assert.Contains("compare", help);
     }
+
+    /// <summary>A value of the wrong type is a usage error, as a value out of range is: found as a stack trace from
+    /// `--hours 0.25`, whose range check asked for the number the parser could not make.</summary>
+    [Theory]
+    [InlineData("--hours", "0.25")]
+    [InlineData("--stores", "many")]
+    [InlineData("--rate", "fast")]
+    public void A_value_of_the_wrong_type_is_a_usage_error_naming_its_option(string option, string value)
+    {
+        var parsed = new LoadCommandLine().Command.Parse([option, value]);
+
+        Assert.Contains(parsed.Errors, error => error.Message.Contains(option, StringComparison.Ordinal));
+    }
 }
