@@ -72,12 +72,10 @@ public sealed record RunResult
     /// in summaries written before it was recorded.</summary>
     public long? PurchasesStoredBefore { get; init; }
 
-    /// <summary>The highest p99 of the questions of these kinds asked while the day ran; null when none was asked.</summary>
-    public double? QuestionsP99Ms(params string[] kinds) =>
-        Questions.Where(question => kinds.Contains(question.Question)).Select(question => (double?)question.P99Ms).Max();
-
-    public double? QuestionsP999Ms(params string[] kinds) =>
-        Questions.Where(question => kinds.Contains(question.Question)).Select(question => (double?)question.P999Ms).Max();
+    /// <summary>The highest of one figure (a percentile) over the questions of these kinds asked while the day ran;
+    /// null when none was asked.</summary>
+    public double? SlowestQuestions(Func<QuestionFigures, double> figure, params string[] kinds) =>
+        Questions.Where(question => kinds.Contains(question.Question)).Select(question => (double?)figure(question)).Max();
 
     /// <summary>The CPU a process (a <see cref="ProcessCpu"/> name) used over the day, per purchase with a 201.</summary>
     public double? DayCpuMicrosecondsPerPurchase(string process) =>
