@@ -6,7 +6,7 @@
 #   ./run.sh --in-containers [--tls] [load test options]   the same in containers: docker/compose.yaml under podman
 #                                             (scripts/containers.sh), nginx on 127.0.0.1:8080, the load test's container;
 #                                             --tls: AMQP and MySQL over TLS with certificates made at deploy time
-#   ./run.sh chaos [topology] [--in-containers] [options]   days of load with faults injected (scripts/faults.sh),
+#   ./run.sh chaos [topology] [--in-containers] [options]   days of load with faults injected (the load test's Chaos/),
 #                                             verified, a table row per scenario: the load test's chaos command
 #                                             (its options: the load test's `chaos --help`, docs/operations.md); two API
 #                                             replicas unless --api-replicas says
@@ -94,15 +94,15 @@ case $command in
     take_topology_options "$@"
     # The api scenario stops one replica while another serves.
     [[ " ${TOPOLOGY[*]} " == *" --api-replicas "* ]] || TOPOLOGY+=(--api-replicas 2)
-    day=(chaos "${TOPOLOGY[@]}" --out "$STATE/chaos/$(date -u +%Y%m%d-%H%M%S)" "${OTHER_ARGS[@]}")
+    out=$STATE/chaos/$(date -u +%Y%m%d-%H%M%S)
     if [[ " ${OTHER_ARGS[*]} " == *" --in-containers "* ]]; then
-      # The system is podman's; the AppHost runs only the chaos run against it.
+      # The system is podman's: no AppHost, the chaos run goes to the containers from here.
       stop_apphost
       "$ROOT/scripts/containers.sh" up
-      TOPOLOGY=(--in-containers true)
-      day=(chaos --out "$STATE/chaos/$(date -u +%Y%m%d-%H%M%S)" "${OTHER_ARGS[@]}")
+      log "the chaos run against the containers; its reports: $out"
+      exec dotnet run -c Release --project "$ROOT/loadtest/Supermarket.LoadTest" -- chaos --out "$out" "${OTHER_ARGS[@]}"
     fi
-    up "${TOPOLOGY[@]}" --day "${day[@]}"
+    up "${TOPOLOGY[@]}" --day chaos "${TOPOLOGY[@]}" --out "$out" "${OTHER_ARGS[@]}"
     day
     ;;
   --in-containers)

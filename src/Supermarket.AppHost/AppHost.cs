@@ -15,15 +15,6 @@ var (options, day) = LoadTestDay.Split(args);
 var builder = DistributedApplication.CreateBuilder(options);
 var topology = SystemTopology.Bind(builder.Configuration, options);
 
-// The deployment in containers (docker/compose.yaml, ./run.sh chaos --in-containers) is podman's to run: the AppHost
-// runs only the load test's day against it.
-if (topology.InContainers)
-{
-    builder.AddLoadTestDay(day ?? []);
-    builder.Build().Run();
-    return;
-}
-
 var accounts = MachineAccounts.AsParameters(builder);
 
 // RabbitMQ (one node or a cluster) and MariaDB, from Debian's packages, with this machine's accounts.
@@ -76,7 +67,7 @@ IResourceBuilder<IResource> publicApi = apis.Count == 1 ? apis[0] : builder.AddN
 
 if (day is not null)
 {
-    builder.AddLoadTestDay(day, publicApi, broker, accounts, topology);
+    builder.AddLoadTestDay(day, publicApi);
 }
 
 builder.Build().Run();

@@ -47,9 +47,9 @@ public sealed partial class QuotedReferencesTests
     [Fact]
     public void The_verbs_are_read_from_the_scripts_case_labels()
     {
-        // The check above is only as good as this reading: run.sh's commands, and a verb behind a mode prefix.
+        // The check above is only as good as this reading: run.sh's commands, and services.sh's.
         Assert.Superset(new HashSet<string> { "up", "down", "status", "chaos" }, Verbs("run.sh"));
-        Assert.Superset(new HashSet<string> { "install", "db-up", "rabbit-block" }, Verbs("scripts/services.sh"));
+        Assert.Superset(new HashSet<string> { "install", "rabbit-delete-app-queues" }, Verbs("scripts/services.sh"));
         Assert.DoesNotContain("credential", Verbs("run.sh"));
     }
 
@@ -95,6 +95,6 @@ public sealed partial class QuotedReferencesTests
     [GeneratedRegex(@"^(?:\./)?(?<script>run\.sh|scripts/[a-z-]+\.sh)(?:\s+(?<verb>[a-z][a-z0-9-]*))?")]
     private static partial Regex ScriptCommand();
 
-    [GeneratedRegex(@"^\s+(?:\d+:)?(?<labels>[a-z][a-z0-9-]*(?:\s*\|\s*[a-z][a-z0-9-]*)*)\)")]
+    [GeneratedRegex(@"^\s+(?<labels>[a-z][a-z0-9-]*(?:\s*\|\s*[a-z][a-z0-9-]*)*)\)")]
     private static partial Regex CaseLabel();
 }

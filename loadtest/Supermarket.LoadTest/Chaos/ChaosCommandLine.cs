@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using Supermarket.LoadTest.Faults;
 
 namespace Supermarket.LoadTest.Chaos;
 
@@ -35,7 +36,7 @@ public sealed class ChaosCommandLine
 
     public ChaosCommandLine()
     {
-        Command = new Command("chaos", "days of load with a fault injected into each (scripts/faults.sh), verified: one table row per scenario; "
+        Command = new Command("chaos", "days of load with a fault injected into each (Chaos/LocalFaults.cs, ContainerFaults.cs), verified: one table row per scenario; "
             + "exit code 1 on any loss, duplicate, mismatch, sales answer gone back, purchase given up or part not recovered, "
             + "and on any sales question unanswered in a scenario that promises every answer (replica-rebuild)")
         {
@@ -71,7 +72,10 @@ public sealed class ChaosCommandLine
         var repository = Repository.Root() ?? throw new InvalidOperationException("the chaos run starts from a clone (no Supermarket.sln above it)");
         var output = options.Output ?? Path.Combine(repository, ".local", "chaos", DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
         Directory.CreateDirectory(output);
-        var faults = new FaultScript(repository, options.InContainers, Path.Combine(output, "faults.log"));
+        await using var faultsLog = TextWriter.Synchronized(new StreamWriter(Path.Combine(output, "faults.log"), append: true) { AutoFlush = true });
+        IFaults faults = options.InContainers
+            ? new ContainerFaults(repository, faultsLog)
+            : LocalFaultsOf(repository, options.Url, faultsLog);
         int exitCode;
         string table;
         try
@@ -93,6 +97,14 @@ public sealed class ChaosCommandLine
         Console.WriteLine();
         Console.WriteLine($"Logs and reports: {output}");
         return exitCode;
+    }
+
+    /// <summary>The AppHost of this checkout, which ./run.sh chaos started, through the Aspire CLI.</summary>
+    private static LocalFaults LocalFaultsOf(string repository, Uri api, TextWriter log)
+    {
+        var faults = new SystemFaults(new AspireCli(repository));
+        var folder = Path.Combine(Security.LocalState.Directory ?? Path.Combine(repository, ".local"), PreviousWriter.StateFolder);
+        return new LocalFaults(faults, new PreviousWriter(faults, repository, folder, log), api, log);
     }
 
     private static Option<int> Positive(string name, string description, int defaultValue) =>

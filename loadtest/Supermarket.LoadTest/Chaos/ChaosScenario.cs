@@ -1,7 +1,7 @@
 namespace Supermarket.LoadTest.Chaos;
 
 /// <summary>
-/// One fault injected into a day of load (scripts/faults.sh injects, repairs and probes it). Local processes: rabbitmq,
+/// One fault injected into a day of load (<see cref="LocalFaults"/> or <see cref="ContainerFaults"/> injects, repairs and probes it). Local processes: rabbitmq,
 /// writer, aggregator, rebuild, mariadb, db-stall, api, shard-replica, replica-rebuild, rolling-upgrade, late-retry by
 /// default, db-outage on request; on a three-node cluster leader-kill, follower-kill and node-pause. In containers:
 /// broker-node-kill, writer-kill, aggregator-restart, mariadb-restart.

@@ -1,7 +1,8 @@
 namespace Supermarket.LoadTest.Chaos;
 
 /// <summary>What a scenario's fault needs before its day, the fault, its repair, and the probe that says the repaired
-/// part works again: scripts/faults.sh (<see cref="FaultScript"/>); the seam the chaos run's fast tests replace.</summary>
+/// part works again: <see cref="LocalFaults"/> on the AppHost's processes, <see cref="ContainerFaults"/> on the
+/// containers; the seam the chaos run's fast tests replace.</summary>
 public interface IFaults
 {
     Task PrepareAsync(ChaosScenario scenario, CancellationToken cancellationToken);

@@ -36,10 +36,6 @@ public sealed class SystemTopology : IValidatableObject
     [Range(1, 4)]
     public int AggregatorReplicas { get; set; } = 1;
 
-    /// <summary>The system runs in containers (docker/compose.yaml under podman), not here: only the load test's day
-    /// runs here.</summary>
-    public bool InContainers { get; set; }
-
     /// <summary>The port a project's appsettings.json gives under <paramref name="key"/> (<c>Urls</c>,
     /// <c>Management:Url</c>).</summary>
     public static int ConfiguredPort(IProjectMetadata project, string key)
@@ -55,9 +51,6 @@ public sealed class SystemTopology : IValidatableObject
 
     private readonly int _apiManagementPort = ConfiguredPort(new Projects.Supermarket_Api(), "Management:Url");
     private readonly int _writerPort = ConfiguredPort(new Projects.Supermarket_PurchasesWriter(), "Urls");
-
-    /// <summary>The chaos run's writer of the previous release, beside today's (<see cref="LoadTestDay"/>).</summary>
-    public int PreviousWriterPort => _writerPort + 50;
 
     public IEnumerable<(string Name, int PublicPort, int ManagementPort)> ApiProcesses() => ApiReplicas == 0
         ? [("api", PublicPort, _apiManagementPort)]
@@ -86,7 +79,6 @@ public sealed class SystemTopology : IValidatableObject
         ["--broker-nodes"] = $"{Section}:{nameof(BrokerNodes)}",
         ["--aggregator-shards"] = $"{Section}:{nameof(AggregatorShards)}",
         ["--aggregator-replicas"] = $"{Section}:{nameof(AggregatorReplicas)}",
-        ["--in-containers"] = $"{Section}:{nameof(InContainers)}",
     };
 
     /// <summary>The aggregators' ports run up to the writers' first.</summary>

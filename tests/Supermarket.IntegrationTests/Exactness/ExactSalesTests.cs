@@ -141,7 +141,7 @@ public sealed class ExactSalesTests(SupermarketSystem system, TestedAppHost appH
         await SupermarketSystem.WaitUntilReadyAsync(client);
         Assert.Equal(HttpStatusCode.Created, (await Purchases.PostAsync(client, $"/purchase/{store}/customer/1/date/20210301", Purchases.Body((46001, 1)))).StatusCode);
 
-        await appHost.BlockPublishersAsync();
+        await appHost.Faults.BlockPublishersAsync(CancellationToken.None);
         HttpStatusCode[] answers;
         try
         {
@@ -150,7 +150,7 @@ public sealed class ExactSalesTests(SupermarketSystem system, TestedAppHost appH
         }
         finally
         {
-            await appHost.UnblockPublishersAsync();
+            await appHost.Faults.UnblockPublishersAsync(CancellationToken.None);
         }
 
         Assert.All(answers, answer => Assert.Equal(HttpStatusCode.ServiceUnavailable, answer));

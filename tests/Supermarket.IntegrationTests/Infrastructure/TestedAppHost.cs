@@ -1,10 +1,10 @@
 extern alias AppHost;
+extern alias LoadTest;
 
-using System.Diagnostics;
-using System.Runtime.InteropServices;
 using Aspire.Hosting;
 using Aspire.Hosting.ApplicationModel;
 using Aspire.Hosting.Testing;
+using LoadTest::Supermarket.LoadTest.Faults;
 using Microsoft.Extensions.DependencyInjection;
 
 [assembly: AssemblyFixture(typeof(Supermarket.IntegrationTests.Infrastructure.TestedAppHost))]
@@ -15,11 +15,11 @@ namespace Supermarket.IntegrationTests.Infrastructure;
 /// The system as users run it: this checkout's AppHost (src/Supermarket.AppHost), started once for the whole run by
 /// Aspire.Hosting.Testing with the dashboard on, and stopped at its end. Its RabbitMQ and MariaDB are the ones every
 /// integration test uses (the tests keep a vhost and a database of their own beside the system's); its API, writer and
-/// aggregator are the system the dashboard and README tests look at. Outages are injected into its resources, as a
-/// user of the dashboard would: stop and start through Aspire's commands, pause with a signal to the process (which
-/// Aspire has no command for).
+/// aggregator are the system the dashboard and README tests look at. Outages are injected into its resources by
+/// <see cref="Faults"/>, the chaos run's fault type: stop and start through Aspire's commands, as a user of the
+/// dashboard would, pause with a signal to the process (which Aspire has no command for).
 /// </summary>
-public sealed class TestedAppHost : IAsyncLifetime
+public sealed class TestedAppHost : IAsyncLifetime, IAppHostResources
 {
     /// <summary>What the system must have before any test runs: every long-running resource healthy.</summary>
     private static readonly string[] Healthy = ["rabbitmq", "mariadb", "purchases-writer", "sales-aggregator", "api"];
@@ -95,14 +95,14 @@ public sealed class TestedAppHost : IAsyncLifetime
         var deadline = DateTime.UtcNow + StopPatience;
         foreach (var process in processes)
         {
-            while (Alive(process) && DateTime.UtcNow < deadline)
+            while (ProcessTree.Alive(process) && DateTime.UtcNow < deadline)
             {
                 await Task.Delay(200);
             }
 
-            if (Alive(process))
+            if (ProcessTree.Alive(process))
             {
-                Kill(process, Sigkill);
+                ProcessTree.Signal(process, ProcessTree.Kill);
             }
         }
     }
@@ -119,60 +119,53 @@ public sealed class TestedAppHost : IAsyncLifetime
             .Select(resource => (resource.Name, resource.Snapshot.State?.Text ?? "", resource.Snapshot.HealthStatus?.ToString(), resource.Snapshot.ExitCode))];
     }
 
-    /// <summary>A resource stopped, as the dashboard's Stop does; returns once its process has exited.</summary>
-    public async Task StopAsync(string resource)
+    /// <summary>The faults the tests inject into this system (stop, start, pause, the broker's publishers blocked): the
+    /// type the chaos run injects its faults with, on this AppHost's resources.</summary>
+    public SystemFaults Faults => new(this);
+
+    public Task<IReadOnlyList<AppHostResource>> ListAsync(CancellationToken cancellationToken) =>
+        Task.FromResult<IReadOnlyList<AppHostResource>>([.. App.Services.GetRequiredService<DistributedApplicationModel>().Resources
+            .Where(resource => resource is not ParameterResource && App.ResourceNotifications.TryGetCurrentState(resource.Name, out _))
+            .Select(resource => Describe(resource.Name))]);
+
+    public Task<AppHostResource> DescribeAsync(string resource, CancellationToken cancellationToken) => Task.FromResult(Describe(resource));
+
+    public async Task CommandAsync(string resource, ResourceCommand command, CancellationToken cancellationToken)
     {
-        await ExecuteAsync(resource, KnownResourceCommands.StopCommand);
-        using var patience = new CancellationTokenSource(StopPatience);
-        await App.ResourceNotifications.WaitForResourceAsync(resource, KnownResourceStates.TerminalStates, patience.Token);
+        var name = command == ResourceCommand.Stop ? KnownResourceCommands.StopCommand : KnownResourceCommands.StartCommand;
+        var result = await App.ResourceCommands.ExecuteCommandAsync(ResourceId(resource), name, cancellationToken);
+        Assert.True(result.Success, $"{name} of {resource} failed: {result.Message}");
     }
 
-    /// <summary>A stopped resource started again; returns once it is healthy.</summary>
-    public async Task StartAsync(string resource)
+    public async Task WaitAsync(string resource, ResourceStatus status, TimeSpan patience, CancellationToken cancellationToken)
     {
-        await ExecuteAsync(resource, KnownResourceCommands.StartCommand);
-        using var patience = new CancellationTokenSource(StartPatience);
-        await App.ResourceNotifications.WaitForResourceHealthyAsync(resource, patience.Token);
-    }
-
-    /// <summary>A resource's process (and what it runs) stops answering without closing a connection, as a process
-    /// stalled on its disk does; <see cref="ResumeAsync"/> lets it go on.</summary>
-    public void Pause(string resource) => Signal(resource, Sigstop);
-
-    public void Resume(string resource) => Signal(resource, Sigcont);
-
-    /// <summary>A memory alarm: RabbitMQ stops reading from publishers (its high watermark at nothing) until
-    /// <see cref="UnblockPublishersAsync"/> puts RabbitMQ's default (0.4 of the memory) back.</summary>
-    public Task BlockPublishersAsync() => RabbitMqCtlAsync("set_vm_memory_high_watermark", "0");
-
-    public Task UnblockPublishersAsync() => RabbitMqCtlAsync("set_vm_memory_high_watermark", "0.4");
-
-    /// <summary>rabbitmqctl against the single node, as its own environment (its HOME holds the Erlang cookie).</summary>
-    private async Task RabbitMqCtlAsync(params string[] arguments)
-    {
-        var environment = Snapshot("rabbitmq").EnvironmentVariables.ToDictionary(variable => variable.Name, variable => variable.Value);
-        var start = new ProcessStartInfo("/usr/lib/rabbitmq/bin/rabbitmqctl")
+        using var bound = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        bound.CancelAfter(patience);
+        try
         {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            Environment = { ["HOME"] = environment["HOME"], ["RABBITMQ_NODENAME"] = environment["RABBITMQ_NODENAME"] },
-        };
-        foreach (var argument in (string[])["-q", .. arguments])
-        {
-            start.ArgumentList.Add(argument);
+            if (status == ResourceStatus.Healthy)
+            {
+                await App.ResourceNotifications.WaitForResourceHealthyAsync(resource, bound.Token);
+            }
+            else
+            {
+                await App.ResourceNotifications.WaitForResourceAsync(resource, KnownResourceStates.TerminalStates, bound.Token);
+            }
         }
-
-        using var rabbitmqctl = Process.Start(start)!;
-        var output = rabbitmqctl.StandardOutput.ReadToEndAsync();
-        var errors = rabbitmqctl.StandardError.ReadToEndAsync();
-        await rabbitmqctl.WaitForExitAsync().WaitAsync(TimeSpan.FromMinutes(1));
-        Assert.True(rabbitmqctl.ExitCode == 0, $"rabbitmqctl {string.Join(' ', arguments)} failed: {await output}{await errors}");
+        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+        {
+            throw new TimeoutException($"{resource} was not {status.ToString().ToLowerInvariant()} within {patience.TotalSeconds:F0} s");
+        }
     }
 
-    private async Task ExecuteAsync(string resource, string command)
+    private AppHostResource Describe(string resource)
     {
-        var result = await App.ResourceCommands.ExecuteCommandAsync(ResourceId(resource), command);
-        Assert.True(result.Success, $"{command} of {resource} failed: {result.Message}");
+        var snapshot = Snapshot(resource);
+        var model = App.Services.GetRequiredService<DistributedApplicationModel>().Resources.Single(r => r.Name == resource);
+        return new AppHostResource(resource, snapshot.State?.Text, snapshot.HealthStatus?.ToString(), Pid(resource),
+            snapshot.EnvironmentVariables.ToDictionary(variable => variable.Name, variable => variable.Value ?? ""),
+            snapshot.Urls.Where(url => url.Name is not null).DistinctBy(url => url.Name).ToDictionary(url => url.Name!, url => new Uri(url.Url)),
+            (model as ExecutableResource)?.WorkingDirectory);
     }
 
     private string ResourceId(string resource) =>
@@ -184,19 +177,6 @@ public sealed class TestedAppHost : IAsyncLifetime
         App.ResourceNotifications.TryGetCurrentState(resource, out var current)
             ? current.Snapshot
             : throw new InvalidOperationException($"The AppHost has no resource {resource}.");
-
-    private const int Sigkill = 9, Sigcont = 18, Sigstop = 19;
-
-    /// <summary>The signal to the process DCP started for the resource and to every process under it (RabbitMQ's
-    /// start script runs the Erlang VM).</summary>
-    private void Signal(string resource, int signal)
-    {
-        var pid = Pid(resource) ?? throw new InvalidOperationException($"{resource} has no process.");
-        foreach (var process in WithDescendants(pid))
-        {
-            Assert.True(Kill(process, signal) == 0, $"signal {signal} to {resource}'s process {process} failed: errno {Marshal.GetLastPInvokeError()}");
-        }
-    }
 
     private int? Pid(string resource) =>
         Snapshot(resource).Properties.SingleOrDefault(property => property.Name == "executable.pid")?.Value switch
@@ -211,37 +191,5 @@ public sealed class TestedAppHost : IAsyncLifetime
         App.Services.GetRequiredService<DistributedApplicationModel>().Resources
             .Select(resource => App.ResourceNotifications.TryGetCurrentState(resource.Name, out _) ? Pid(resource.Name) : null)
             .OfType<int>()
-            .SelectMany(WithDescendants);
-
-    /// <summary>PID 1 here does not reap orphans: a zombie counts as gone.</summary>
-    private static bool Alive(int pid) => ProcFile($"/proc/{pid}/stat") is { } stat && !stat.Split(") ").Last().StartsWith('Z');
-
-    /// <summary>A file of /proc, or null once its process is gone.</summary>
-    private static string? ProcFile(string path)
-    {
-        try
-        {
-            return File.ReadAllText(path);
-        }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
-        {
-            return null;
-        }
-    }
-
-    private static IEnumerable<int> WithDescendants(int pid)
-    {
-        yield return pid;
-        var children = ProcFile($"/proc/{pid}/task/{pid}/children") ?? "";
-        foreach (var child in children.Split(' ', StringSplitOptions.RemoveEmptyEntries).Select(int.Parse))
-        {
-            foreach (var descendant in WithDescendants(child))
-            {
-                yield return descendant;
-            }
-        }
-    }
-
-    [DllImport("libc", EntryPoint = "kill", SetLastError = true)]
-    private static extern int Kill(int pid, int signal);
+            .SelectMany(ProcessTree.WithDescendants);
 }

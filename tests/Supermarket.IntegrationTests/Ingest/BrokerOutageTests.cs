@@ -40,7 +40,7 @@ public sealed class BrokerOutageTests(SupermarketSystem system, TestedAppHost ap
         var body = Purchases.Body((1, 1));
         Assert.Equal(HttpStatusCode.Created, (await Purchases.PostAsync(system.Api, Path, body)).StatusCode);
 
-        await appHost.StopAsync("rabbitmq");
+        await appHost.Faults.StopAsync("rabbitmq", CancellationToken.None);
         try
         {
             var watch = Stopwatch.StartNew();
@@ -78,7 +78,7 @@ public sealed class BrokerOutageTests(SupermarketSystem system, TestedAppHost ap
         }
         finally
         {
-            await appHost.StartAsync("rabbitmq");
+            await appHost.Faults.StartUntilHealthyAsync("rabbitmq", CancellationToken.None);
         }
 
         var recovered = await Eventually.UntilAsync(

@@ -25,7 +25,7 @@ public sealed class RequestDeadlineTests(SupermarketSystem system, TestedAppHost
         Assert.Equal(HttpStatusCode.Created, (await PostAsync(client, 1)).Status);
 
         // A memory alarm: the broker stops reading from publishers, so no confirm comes while the connection stays up.
-        await appHost.BlockPublishersAsync();
+        await appHost.Faults.BlockPublishersAsync(CancellationToken.None);
         try
         {
             var first = PostAsync(client, 2);
@@ -39,7 +39,7 @@ public sealed class RequestDeadlineTests(SupermarketSystem system, TestedAppHost
         }
         finally
         {
-            await appHost.UnblockPublishersAsync();
+            await appHost.Faults.UnblockPublishersAsync(CancellationToken.None);
         }
 
         await system.WaitUntilHealthyAsync();

@@ -40,14 +40,14 @@ public sealed class ConnectionLossTests(SupermarketSystem system, TestedAppHost 
                 }),
             ];
             await Task.Delay(TimeSpan.FromMilliseconds(500));
-            await appHost.StopAsync("rabbitmq");
+            await appHost.Faults.StopAsync("rabbitmq", CancellationToken.None);
         }
         finally
         {
             await locker.ExecuteAsync("UNLOCK TABLES");
             // The writer finishes its transactions against a broker that is gone, then the broker comes back.
             await Task.Delay(TimeSpan.FromSeconds(2));
-            await appHost.StartAsync("rabbitmq");
+            await appHost.Faults.StartUntilHealthyAsync("rabbitmq", CancellationToken.None);
         }
         foreach (var question in questions)
         {
@@ -89,17 +89,17 @@ public sealed class ConnectionLossTests(SupermarketSystem system, TestedAppHost 
             inFlight = await Task.WhenAll(Enumerable.Range(1, 2_000).Select(customer =>
                 Purchases.RecordAsync(system.Api, 4, 4000 + customer, "20210106", (customer % 50 + 1, 1))));
             await Task.Delay(TimeSpan.FromSeconds(1));
-            appHost.Pause("mariadb");
+            await appHost.Faults.PauseAsync("mariadb", CancellationToken.None);
             try
             {
-                await appHost.StopAsync("rabbitmq");
-                await appHost.StartAsync("rabbitmq");
+                await appHost.Faults.StopAsync("rabbitmq", CancellationToken.None);
+                await appHost.Faults.StartUntilHealthyAsync("rabbitmq", CancellationToken.None);
                 consumers = await Eventually.UntilAsync(BrokerAdministrator.ConsumersAsync,
                     now => now.GetValueOrDefault(Topology.PurchasesWriterQueue) > 0, consumerBackWithin);
             }
             finally
             {
-                appHost.Resume("mariadb");
+                await appHost.Faults.ResumeAsync("mariadb", CancellationToken.None);
             }
         }
         finally

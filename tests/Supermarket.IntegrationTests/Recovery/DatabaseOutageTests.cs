@@ -24,7 +24,7 @@ public sealed class DatabaseOutageTests(SupermarketSystem system, TestedAppHost 
         {
             await using var writer = await SupermarketSystem.StartWorkerAsync(Worker.Writer, settings);
             Guid[] acknowledged;
-            await appHost.StopAsync("mariadb");
+            await appHost.Faults.StopAsync("mariadb", CancellationToken.None);
             try
             {
                 acknowledged = await Task.WhenAll(Enumerable.Range(1, 50).Select(customer =>
@@ -38,7 +38,7 @@ public sealed class DatabaseOutageTests(SupermarketSystem system, TestedAppHost 
             }
             finally
             {
-                await appHost.StartAsync("mariadb");
+                await appHost.Faults.StartUntilHealthyAsync("mariadb", CancellationToken.None);
             }
 
             await TestDatabase.AssertEachStoredOnceAsync(acknowledged, TimeSpan.FromSeconds(90));

@@ -5,7 +5,7 @@ using Supermarket.LoadTest.Reporting;
 namespace Supermarket.LoadTest.Tests.Chaos;
 
 /// <summary>The chaos run's order of things and its verdicts, with the faults and the days replaced: what
-/// scripts/faults.sh and the load test's processes do is the chaos run's own business in ./test.sh.</summary>
+/// the faults (LocalFaults, ContainerFaults, on the real system) and the load test's processes do is the chaos run's own business in ./test.sh.</summary>
 public sealed class ChaosRunTests
 {
     private static readonly ChaosOptions Quick = new()
