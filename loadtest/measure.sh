@@ -179,8 +179,7 @@ if [ -n "${OVERLOAD:-}" ]; then
   ./run.sh up >>"$OUT" 2>&1
   scripts/services.sh rabbit-delete-app-queues >>"$OUT" 2>&1
   system_up Broker__PersistentDelivery=true "Writer__BacklogLimitMegabytes=${OVERLOAD_LIMIT_MB:-16}"
-  writer=$(resource_pid purchases-writer)
-  (sleep "${OVERLOAD_AFTER:-30}"; kill -STOP "$writer"; sleep "${OVERLOAD_PAUSE:-30}"; kill -CONT "$writer") &
+  (sleep "${OVERLOAD_AFTER:-30}"; "$LOADTEST" fault pause purchases-writer; sleep "${OVERLOAD_PAUSE:-30}"; "$LOADTEST" fault resume purchases-writer) &
   pause=$!
   load "overload: writer paused ${OVERLOAD_PAUSE:-30} s from ${OVERLOAD_AFTER:-30} s, backlog limit ${OVERLOAD_LIMIT_MB:-16} MB, ${OVERLOAD_STORES:-256} stores" \
     --stores "${OVERLOAD_STORES:-256}"
@@ -227,10 +226,9 @@ aggregator_start() { # how it started
 }
 aggregator_management() { resource sales-aggregator | jq -r '.urls[] | select(.name == "management") | .url'; }
 aggregator_restart() { # seconds to wait for it, [its checkpoint file, set aside while it is down]
-  aspire resource sales-aggregator stop >>"$OUT" 2>&1
-  resource_wait sales-aggregator down 300
+  "$LOADTEST" fault stop sales-aggregator >>"$OUT" 2>&1
   [ -z "${2:-}" ] || mv "$2" "$2.aside"
-  aspire resource sales-aggregator start >>"$OUT" 2>&1
+  "$LOADTEST" fault start sales-aggregator >>"$OUT" 2>&1
   resource_wait sales-aggregator healthy "$1"
 }
 if [ -n "${START:-}" ]; then

@@ -1,5 +1,5 @@
 # The running AppHost (src/Supermarket.AppHost), through the Aspire CLI: a local tool pinned in dotnet-tools.json, which
-# finds the AppHost of this checkout. Sourced by run.sh, services.sh and test.sh. What they read of it is JSON.
+# finds the AppHost of this checkout. Sourced by run.sh, services.sh, test.sh and loadtest/measure.sh. What they read of it is JSON.
 # shellcheck shell=bash
 
 ROOT=${ROOT:?}

@@ -10,8 +10,8 @@
 #   scripts/containers.sh compose ARGS...       docker-compose with this deployment's settings (ps, logs, kill, ...)
 #   scripts/containers.sh down                  stop the topology (its volumes stay), the health checks and podman
 #
-# What it sets up once: podman with runc, cgroupfs and no default ulimits (../shared/notes/containers.md: crun and
-# podman's raised limits fail here), podman's Docker-compatible socket for Debian's docker-compose 1.29, the images of
+# What it sets up once: podman with runc, cgroupfs and no default ulimits (crun and podman's raised limits fail on
+# this kind of machine: docs/deployment.md), podman's Docker-compatible socket for Debian's docker-compose 1.29, the images of
 # docker/local-bases/ in place of the official ones, and the deployment's secrets (random, in
 # .local/containers/compose.env, mode 600, read by docker-compose --env-file).
 # Podman runs a container's health check from a systemd timer; without systemd this script's health-check loop runs

@@ -9,7 +9,7 @@
 #                                              again as they start)
 #
 # The faults the tests and the chaos run inject into the services are C#, written once
-# (loadtest/Supermarket.LoadTest/Faults/SystemFaults.cs). rabbitmqctl authenticates with the node's Erlang cookie (no
+# (loadtest/Supermarket.Faults/SystemFaults.cs). rabbitmqctl authenticates with the node's Erlang cookie (no
 # password here), which the AppHost's description of the node gives.
 set -euo pipefail
 

@@ -147,7 +147,7 @@ public sealed class LoadCommandLine
             _stores, _customersPerStore, _maxItemId, _purchasesPerHour, _itemsPerPurchase, _date, _url, _hours, _simulation, _rate, _rampFrom,
             _maxInFlight, _warmUp, _thresholds, _label, _plain, _seed, _historyQueries, _salesQueries, _retryFor, _runId, _reports, _noVerify, _checkEveryStore,
             _tillCredentials, _verifyTimeout, _wholeHistoryChecksUpTo, _database, _brokerManagement, _brokerVirtualHost, _workers, compare, new ChaosCommandLine().Command,
-            new HistoryFillCommandLine().Command,
+            new HistoryFillCommandLine().Command, new FaultCommandLine().Command,
         };
         Command.SetAction((parsed, cancel) => new LoadRun(Read(parsed)).RunAsync());
     }

@@ -115,7 +115,7 @@ public sealed class TopologyTests
     }
 
     [Fact]
-    public async Task A_day_runs_as_the_load_test_after_the_api_and_nothing_of_the_chaos_run_is_in_the_system()
+    public async Task A_day_runs_as_the_load_test_after_the_api_and_a_chaos_run_adds_nothing_else()
     {
         await using (var day = await ModelAsync("--day", "--stores", "4"))
         {

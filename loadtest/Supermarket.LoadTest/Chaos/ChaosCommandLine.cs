@@ -1,6 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
-using Supermarket.LoadTest.Faults;
+using Supermarket.Faults;
 
 namespace Supermarket.LoadTest.Chaos;
 

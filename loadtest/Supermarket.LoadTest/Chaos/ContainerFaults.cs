@@ -1,6 +1,6 @@
 using System.Globalization;
 using System.Text.Json.Nodes;
-using Supermarket.LoadTest.Faults;
+using Supermarket.Faults;
 
 namespace Supermarket.LoadTest.Chaos;
 

@@ -2,7 +2,7 @@ using System.Globalization;
 using System.Text.Json.Nodes;
 using System.Text.RegularExpressions;
 using Supermarket.Database.LoadTest;
-using Supermarket.LoadTest.Faults;
+using Supermarket.Faults;
 using Supermarket.Messaging;
 
 namespace Supermarket.LoadTest.Chaos;

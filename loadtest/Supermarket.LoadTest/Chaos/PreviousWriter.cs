@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Net;
 using System.Net.Sockets;
-using Supermarket.LoadTest.Faults;
+using Supermarket.Faults;
 using Supermarket.Security;
 
 namespace Supermarket.LoadTest.Chaos;

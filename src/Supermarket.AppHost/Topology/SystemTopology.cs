@@ -21,8 +21,8 @@ public sealed class SystemTopology : IValidatableObject
     [Range(1, 16)]
     public int Writers { get; set; } = 1;
 
-    /// <summary>1: one RabbitMQ node. 3: a cluster of three, with quorum queues replicated on each
-    /// (scripts/services.sh starts them: BROKER_NODES).</summary>
+    /// <summary>1: one RabbitMQ node. 3: a cluster of three, with quorum queues replicated on each (Services/Broker.cs
+    /// starts them).</summary>
     [AllowedValues(1, 3)]
     public int BrokerNodes { get; set; } = 1;
 

@@ -1,7 +1,5 @@
 using System.Net.Http.Headers;
 using System.Net.Sockets;
-using System.Net.Http.Json;
-using System.Text.Json.Serialization;
 using Dapper;
 using MySqlConnector;
 
@@ -77,22 +75,9 @@ public static class RealServices
             }
         }
 
-        (await http.PutAsync($"vhosts/{vhost}", null)).EnsureSuccessStatusCode();
-        // Each user may do here what scripts/services.sh lets it do in the default vhost: the tests run each service
-        // with the rights it is deployed with.
-        var rights = await http.GetFromJsonAsync<UserRights[]>("vhosts/%2F/permissions") ?? [];
-        foreach (var right in rights)
-        {
-            (await http.PutAsJsonAsync($"permissions/{vhost}/{Uri.EscapeDataString(right.User)}",
-                new { configure = right.Configure, write = right.Write, read = right.Read })).EnsureSuccessStatusCode();
-        }
+        // Made again as the fixture made it: each user with the rights the system gives it (scripts/broker-rights).
+        await TestsOwnPlaces.AddVirtualHostAsync(CancellationToken.None);
     }
-
-    private sealed record UserRights(
-        [property: JsonPropertyName("user")] string User,
-        [property: JsonPropertyName("configure")] string Configure,
-        [property: JsonPropertyName("write")] string Write,
-        [property: JsonPropertyName("read")] string Read);
 
     private static async Task ResetDatabaseAsync()
     {

@@ -1,10 +1,9 @@
 extern alias AppHost;
-extern alias LoadTest;
 
 using Aspire.Hosting;
 using Aspire.Hosting.ApplicationModel;
 using Aspire.Hosting.Testing;
-using LoadTest::Supermarket.LoadTest.Faults;
+using Supermarket.Faults;
 using Microsoft.Extensions.DependencyInjection;
 
 [assembly: AssemblyFixture(typeof(Supermarket.IntegrationTests.Infrastructure.TestedAppHost))]
@@ -46,7 +45,7 @@ public sealed class TestedAppHost : IAsyncLifetime, IAppHostResources
         using var patience = new CancellationTokenSource(StartPatience);
         await _app.StartAsync(patience.Token);
         await HealthyAsync(patience.Token);
-        await TestsOwnPlaces.AddAsync(_app, patience.Token);
+        await TestsOwnPlaces.AddAsync(Faults, patience.Token);
         Dashboard = await _app.GetDashboardUrlAsync(patience.Token);
     }
 
@@ -134,7 +133,10 @@ public sealed class TestedAppHost : IAsyncLifetime, IAppHostResources
     {
         var name = command == ResourceCommand.Stop ? KnownResourceCommands.StopCommand : KnownResourceCommands.StartCommand;
         var result = await App.ResourceCommands.ExecuteCommandAsync(ResourceId(resource), name, cancellationToken);
-        Assert.True(result.Success, $"{name} of {resource} failed: {result.Message}");
+        if (!result.Success)
+        {
+            throw new InvalidOperationException($"{name} of {resource} failed: {result.Message}");
+        }
     }
 
     public async Task WaitAsync(string resource, ResourceStatus status, TimeSpan patience, CancellationToken cancellationToken)

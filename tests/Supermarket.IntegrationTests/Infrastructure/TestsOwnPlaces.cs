@@ -1,11 +1,8 @@
 extern alias LoadTest;
 
-using System.Diagnostics;
 using System.Net.Http.Json;
 using System.Text.Json.Nodes;
-using Aspire.Hosting;
-using Aspire.Hosting.ApplicationModel;
-using Microsoft.Extensions.DependencyInjection;
+using Supermarket.Faults;
 
 namespace Supermarket.IntegrationTests.Infrastructure;
 
@@ -14,17 +11,18 @@ namespace Supermarket.IntegrationTests.Infrastructure;
 /// the <c>supermarket-test</c> vhost, where each broker user has the rights it has in the system's (the same
 /// scripts/broker-rights files the AppHost grants), and the schema owner's right to the <c>supermarket_test%</c>
 /// databases, which the tests create and migrate as the migration step does the system's. The AppHost holds the
-/// system alone; this is the fixture's part, as eShop's test fixtures add what they need to the app model.
+/// system alone; what the tests need beside it is made here, once the system runs, on its broker and its database.
 /// </summary>
 public static class TestsOwnPlaces
 {
-    public static async Task AddAsync(DistributedApplication app, CancellationToken cancellationToken)
+    public static async Task AddAsync(SystemFaults faults, CancellationToken cancellationToken)
     {
         await AddVirtualHostAsync(cancellationToken);
-        await GrantTestDatabasesAsync(app, cancellationToken);
+        await GrantTestDatabasesAsync(faults, cancellationToken);
     }
 
-    private static async Task AddVirtualHostAsync(CancellationToken cancellationToken)
+    /// <summary>The tests' vhost, where each broker user has the rights it has in the system's.</summary>
+    public static async Task AddVirtualHostAsync(CancellationToken cancellationToken)
     {
         using var http = BrokerAdministrator.Client();
         var vhost = Uri.EscapeDataString(TestSettings.VirtualHost);
@@ -39,21 +37,12 @@ public static class TestsOwnPlaces
         }
     }
 
-    /// <summary>As MariaDB's root, over the socket the AppHost's server listens on (its folder's my.cnf, which the
-    /// AppHost writes): the owner's right on the tests' databases.</summary>
-    private static async Task GrantTestDatabasesAsync(DistributedApplication app, CancellationToken cancellationToken)
+    /// <summary>As MariaDB's root, over the socket the AppHost's server listens on (the operator's access, as the
+    /// faults have it): the owner's right on the tests' databases.</summary>
+    private static async Task GrantTestDatabasesAsync(SystemFaults faults, CancellationToken cancellationToken)
     {
-        var server = app.Services.GetRequiredService<DistributedApplicationModel>().Resources.OfType<ExecutableResource>().Single(r => r.Name == "mariadb");
         var owner = TestSettings.Accounts.DatabaseOwner.User.Replace("'", "''", StringComparison.Ordinal);
         var tests = $"`{TestSettings.DatabaseName.Replace("_", "\\_", StringComparison.Ordinal)}%`";
-        var start = new ProcessStartInfo("mariadb", [$"--defaults-file={Path.Combine(server.WorkingDirectory, "my.cnf")}", "-uroot",
-            "-e", $"GRANT ALL PRIVILEGES ON {tests}.* TO '{owner}'@'127.0.0.1' WITH GRANT OPTION"])
-        {
-            RedirectStandardError = true,
-        };
-        using var client = Process.Start(start)!;
-        var errors = client.StandardError.ReadToEndAsync(cancellationToken);
-        await client.WaitForExitAsync(cancellationToken);
-        Assert.True(client.ExitCode == 0, $"granting the tests' databases failed: {await errors}");
+        await faults.DatabaseAsync($"GRANT ALL PRIVILEGES ON {tests}.* TO '{owner}'@'127.0.0.1' WITH GRANT OPTION", cancellationToken);
     }
 }

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using MySqlConnector;
 using Supermarket.Contracts.Purchases;
 using Supermarket.IntegrationTests.Infrastructure;
@@ -11,7 +10,7 @@ namespace Supermarket.IntegrationTests.Storage;
 /// waited in its retries forever and the writer took nothing more.
 /// </summary>
 [Collection(nameof(SystemCollection))]
-public sealed class PacketLimitTests(SupermarketSystem system)
+public sealed class PacketLimitTests(SupermarketSystem system, TestedAppHost appHost)
 {
     private const int Store = 473, Item = 99_473;
     private const int SmallPacket = 256 * 1024;
@@ -42,13 +41,6 @@ public sealed class PacketLimitTests(SupermarketSystem system)
     }
 
     /// <summary>As the database's operator: root over the server's own socket.</summary>
-    private static async Task SetMaxAllowedPacketAsync(long bytes)
-    {
-        var socket = await TestDatabase.QuerySingleAsync<string>("SELECT @@socket");
-        using var client = Process.Start(new ProcessStartInfo("mariadb", ["--protocol=socket", $"--socket={socket}", "--user=root", "--execute",
-            $"SET GLOBAL max_allowed_packet = {bytes}"]) { RedirectStandardError = true })!;
-        using var patience = new CancellationTokenSource(TimeSpan.FromSeconds(30));
-        await client.WaitForExitAsync(patience.Token);
-        Assert.True(client.ExitCode == 0, await client.StandardError.ReadToEndAsync());
-    }
+    private Task SetMaxAllowedPacketAsync(long bytes) =>
+        appHost.Faults.DatabaseAsync($"SET GLOBAL max_allowed_packet = {bytes}", CancellationToken.None);
 }

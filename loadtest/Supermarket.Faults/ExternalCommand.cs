@@ -1,6 +1,6 @@
 using System.Diagnostics;
 
-namespace Supermarket.LoadTest.Faults;
+namespace Supermarket.Faults;
 
 /// <summary>A program this machine has (the Aspire CLI, rabbitmqctl, mariadb, podman, git), run to its end within a
 /// bound: what it printed, and its exit code.</summary>

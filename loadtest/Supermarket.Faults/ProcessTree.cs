@@ -1,6 +1,6 @@
 using System.Runtime.InteropServices;
 
-namespace Supermarket.LoadTest.Faults;
+namespace Supermarket.Faults;
 
 /// <summary>Processes as Linux shows them in /proc, and signals to them: what a fault does to a resource's process,
 /// which Aspire has no command for.</summary>

@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text.Json.Nodes;
 
-namespace Supermarket.LoadTest.Faults;
+namespace Supermarket.Faults;
 
 /// <summary>
 /// The AppHost of this checkout that <c>./run.sh</c> started, reached through the Aspire CLI (the local tool

@@ -1,4 +1,4 @@
-namespace Supermarket.LoadTest.Faults;
+namespace Supermarket.Faults;
 
 /// <summary>
 /// The running AppHost's resources, as a fault acts on them: what each one is now, and the dashboard's Stop and Start.

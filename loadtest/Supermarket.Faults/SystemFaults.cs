@@ -1,7 +1,7 @@
 using System.Text.Json.Nodes;
 using System.Text.RegularExpressions;
 
-namespace Supermarket.LoadTest.Faults;
+namespace Supermarket.Faults;
 
 /// <summary>
 /// The faults a test or a chaos day injects into the system an AppHost runs, and their repairs, written once: a
