@@ -21,6 +21,9 @@ public sealed partial class SystemFaults(IAppHostResources resources)
     /// <summary>The system's database, as its services' settings name it.</summary>
     private static readonly string SystemDatabase = new MySqlConnector.MySqlConnectionStringBuilder(new Database.DatabaseOptions().ConnectionString).Database;
 
+    /// <summary>rabbitmqctl's environment for the first node, once asked (<see cref="RabbitMqCtlAsync"/>).</summary>
+    private Dictionary<string, string>? _firstNode;
+
     public IAppHostResources Resources => resources;
 
     /// <summary>The resource stopped, as the dashboard's Stop does; returns once it is down.</summary>
@@ -123,19 +126,26 @@ public sealed partial class SystemFaults(IAppHostResources resources)
     private async Task<int> PidAsync(string resource, CancellationToken cancellationToken) =>
         (await resources.DescribeAsync(resource, cancellationToken)).Pid ?? throw new InvalidOperationException($"{resource} has no process.");
 
-    private async Task<IReadOnlyList<string>> NamedAsync(Regex names, CancellationToken cancellationToken) =>
+    /// <summary>The AppHost's resources whose names match, in order (the replicas of a kind).</summary>
+    public async Task<IReadOnlyList<string>> NamedAsync(Regex names, CancellationToken cancellationToken) =>
         [.. (await resources.ListAsync(cancellationToken)).Select(r => r.Name).Where(name => names.IsMatch(name)).Order(StringComparer.Ordinal)];
 
     private async Task<IEnumerable<JsonNode>> RabbitMqCtlJsonAsync(IReadOnlyList<string> command, CancellationToken cancellationToken) =>
         JsonNode.Parse(await RabbitMqCtlAsync([.. command, "--formatter", "json"], cancellationToken))!.AsArray().OfType<JsonNode>();
 
-    /// <summary>rabbitmqctl against the first node, as its own environment (its HOME holds the Erlang cookie).</summary>
+    /// <summary>rabbitmqctl against the first node, as its own environment (its HOME holds the Erlang cookie), asked of
+    /// the AppHost once: it does not change while the node is stopped, killed or started again.</summary>
     private async Task<string> RabbitMqCtlAsync(IReadOnlyList<string> command, CancellationToken cancellationToken)
     {
-        var node = await resources.DescribeAsync((await BrokerNodesAsync(cancellationToken))[0], cancellationToken);
-        return await ExternalCommand.OutputAsync("/usr/lib/rabbitmq/bin/rabbitmqctl", ["-q", .. command], cancellationToken,
-            environment: new Dictionary<string, string> { ["HOME"] = node.Environment["HOME"], ["RABBITMQ_NODENAME"] = node.Environment["RABBITMQ_NODENAME"] });
+        if (_firstNode is null)
+        {
+            var node = await resources.DescribeAsync((await BrokerNodesAsync(cancellationToken))[0], cancellationToken);
+            _firstNode = new Dictionary<string, string> { ["HOME"] = node.Environment["HOME"], ["RABBITMQ_NODENAME"] = node.Environment["RABBITMQ_NODENAME"] };
+        }
+
+        return await ExternalCommand.OutputAsync("/usr/lib/rabbitmq/bin/rabbitmqctl", ["-q", .. command], cancellationToken, environment: _firstNode);
     }
+
 
     [GeneratedRegex("^rabbitmq(-[0-9]+)?$")]
     private static partial Regex BrokerNode();

@@ -36,7 +36,7 @@ public sealed partial class LocalFaults(SystemFaults faults, PreviousWriter prev
             case ChaosScenario.ReplicaRebuild:
                 // Every aggregator whole: questions go to every shard, and the sibling must be ready to answer alone.
                 // How long the ledger is sets how long the rebuild takes (fill-history makes it longer).
-                foreach (var aggregator in await NamedAsync(Aggregator(), cancellationToken))
+                foreach (var aggregator in await faults.NamedAsync(Aggregator(), cancellationToken))
                 {
                     await faults.Resources.WaitAsync(aggregator, ResourceStatus.Healthy, TimeSpan.FromMinutes(15), cancellationToken);
                 }
@@ -70,7 +70,7 @@ public sealed partial class LocalFaults(SystemFaults faults, PreviousWriter prev
                 await faults.KillAsync("purchases-writer", cancellationToken);
                 break;
             case "aggregator":
-                foreach (var aggregator in await NamedAsync(FirstShard(), cancellationToken))
+                foreach (var aggregator in await faults.NamedAsync(FirstShard(), cancellationToken))
                 {
                     await faults.KillAsync(aggregator, cancellationToken);
                 }
@@ -124,7 +124,7 @@ public sealed partial class LocalFaults(SystemFaults faults, PreviousWriter prev
                 await faults.StartAsync("purchases-writer", cancellationToken);
                 break;
             case "aggregator":
-                foreach (var aggregator in await NamedAsync(FirstShard(), cancellationToken))
+                foreach (var aggregator in await faults.NamedAsync(FirstShard(), cancellationToken))
                 {
                     await faults.StartAsync(aggregator, cancellationToken);
                 }
@@ -256,9 +256,6 @@ public sealed partial class LocalFaults(SystemFaults faults, PreviousWriter prev
 
     private async Task<bool> AllHealthyAsync(Regex names, CancellationToken cancellationToken) =>
         (await faults.Resources.ListAsync(cancellationToken)).Where(r => names.IsMatch(r.Name)).All(r => r.Healthy);
-
-    private async Task<IReadOnlyList<string>> NamedAsync(Regex names, CancellationToken cancellationToken) =>
-        [.. (await faults.Resources.ListAsync(cancellationToken)).Select(r => r.Name).Where(name => names.IsMatch(name))];
 
     /// <summary>A fault that could not be injected or repaired fails its scenario (not the run), as the chaos run
     /// expects of <see cref="IFaults"/>; why goes to the faults log.</summary>
