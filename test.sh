@@ -14,11 +14,14 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 results=$ROOT/.local/test-results
 rm -rf "$results"
 status=0
+# Each step's heading says how long the run has taken so far, so that a slow step shows in CI's log.
+step() { printf '== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$1"; }
 # No test may hang the run: a test still running after this long fails it, with a dump of the test host beside the
 # TRX files (the longest test here takes about a minute).
 hang=(--blame-hang-timeout 10m --blame-hang-dump-type mini)
-# xmllint reads the TRX files.
-"$ROOT/scripts/services.sh" install libxml2-utils
+# xmllint reads the TRX files; shellcheck checks the scripts (ShellScriptsTests).
+"$ROOT/scripts/services.sh" install libxml2-utils shellcheck
+step "the fast tests: Supermarket.Fast.slnf"
 dotnet test "$ROOT/Supermarket.Fast.slnf" -c Release --logger trx --results-directory "$results" "${hang[@]}" "$@" || status=$?
 
 # shellcheck source=scripts/apphost.sh
@@ -28,6 +31,7 @@ source "$ROOT/scripts/apphost.sh"
 "$ROOT/scripts/services.sh" install
 "$ROOT/scripts/services.sh" install chromium fonts-dejavu-core
 stop_apphost
+step "the integration tests: tests/Supermarket.IntegrationTests, on the AppHost"
 dotnet test "$ROOT/tests/Supermarket.IntegrationTests" -c Release --logger trx --logger "console;verbosity=normal" \
   --results-directory "$results" "${hang[@]}" "$@" || status=$?
 
@@ -46,21 +50,21 @@ if [ "$(trx_count total)" -ne "$((passed + failed))" ] || [ "$(find "$results" -
   failed=$((failed + 1)); status=1
 fi
 
-echo "== the Docker deployment: docker/check.sh"
+step "the Docker deployment: docker/check.sh"
 if "$ROOT/docker/check.sh"; then
   passed=$((passed + 1))
 else
   failed=$((failed + 1)); status=1
 fi
 
-echo "== the main job on a tiny day: ./run.sh --stores 4 --purchases-per-hour 20, with thresholds it must meet"
+step "the main job on a tiny day: ./run.sh --stores 4 --purchases-per-hour 20, with thresholds it must meet"
 if "$ROOT/run.sh" --stores 4 --purchases-per-hour 20 --date 20200101 --threshold failures=0 --threshold "lag<=30s"; then
   passed=$((passed + 1))
 else
   failed=$((failed + 1)); status=1
 fi
 
-echo "== the dashboard's login token, which ./run.sh keeps in .local/apphost.json, is its owner's alone (mode 600)"
+step "the dashboard's login token, which ./run.sh keeps in .local/apphost.json, is its owner's alone (mode 600)"
 if [ "$(stat -c %a "$STATE/apphost.json")" = 600 ]; then
   passed=$((passed + 1))
 else
@@ -68,14 +72,14 @@ else
   failed=$((failed + 1)); status=1
 fi
 
-echo "== a short chaos run: each fault once, small load (./run.sh chaos; the full run is in docs/reliability.md)"
+step "a short chaos run: each fault once, small load (./run.sh chaos; the full run is in docs/reliability.md)"
 if "$ROOT/run.sh" chaos --stores 16 --purchases-per-hour 150 --fault-after 4 --fault-for 5; then
   passed=$((passed + 1))
 else
   failed=$((failed + 1)); status=1
 fi
 
-echo "== the same on a three-node RabbitMQ cluster: a node killed (the writer queue's leader, then a follower) and paused"
+step "the same on a three-node RabbitMQ cluster: a node killed (the writer queue's leader, then a follower) and paused"
 # The pause outlasts two heartbeats (Broker:Heartbeat, 10 s), so the clients give the paused node up.
 "$ROOT/run.sh" down >/dev/null
 if "$ROOT/run.sh" chaos --broker-nodes 3 --stores 16 --purchases-per-hour 150 --fault-after 4 --fault-for 25; then
@@ -85,14 +89,14 @@ else
 fi
 "$ROOT/run.sh" down >/dev/null
 
-echo "== the deployment in containers, over TLS: ./run.sh --in-containers --tls (docker/compose.yaml and compose.tls.yaml under podman)"
+step "the deployment in containers, over TLS: ./run.sh --in-containers --tls (docker/compose.yaml and compose.tls.yaml under podman)"
 # RabbitMQ listens for AMQP over TLS only and MariaDB refuses TCP without it, so the day passing is TLS end to end.
 if "$ROOT/run.sh" --in-containers --tls --stores 8 --purchases-per-hour 20 --date 20200102 --threshold failures=0; then
   passed=$((passed + 1))
 else
   failed=$((failed + 1)); status=1
 fi
-echo "== the TLS server key the containers read is no other local account's (mode 640, of the servers' group)"
+step "the TLS server key the containers read is no other local account's (mode 640, of the servers' group)"
 if [ "$(stat -c %a "$STATE/containers/tls/server.key" 2>/dev/null)" = 640 ]; then
   passed=$((passed + 1))
 else
@@ -100,7 +104,7 @@ else
   failed=$((failed + 1)); status=1
 fi
 
-echo "== chaos against the containers: a broker node and a writer killed, the aggregator and MariaDB restarted"
+step "chaos against the containers: a broker node and a writer killed, the aggregator and MariaDB restarted"
 if "$ROOT/run.sh" chaos --in-containers --stores 16 --purchases-per-hour 100 --fault-after 5; then
   passed=$((passed + 1))
 else
@@ -125,5 +129,6 @@ fi
 # One closing line over everything: the TRX files' counts and the runs above. A run that failed without a failed test
 # to show for it (a test host killed by the hang timeout, a build that broke) never reads "0 failed".
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
+step "done"
 echo "tests: $passed passed, $failed failed"
 exit $status

@@ -1,3 +1,4 @@
+#!/bin/sh
 # Run once per `compose up` by the rabbitmq-users service, as the broker's administrator: a user per service with the
 # rights scripts/broker-rights/ gives it (mounted at /rights), and the load test's monitoring user. Idempotent: PUT
 # replaces. Credentials reach curl on its standard input (a config file), never on its command line; passwords go into
