@@ -12,6 +12,38 @@ public static class ExternalCommand
     public static async Task<CommandResult> RunAsync(string program, IReadOnlyList<string> arguments, CancellationToken cancellationToken,
         string? workingDirectory = null, IReadOnlyDictionary<string, string>? environment = null, TimeSpan? patience = null)
     {
+        using var process = Start(program, arguments, workingDirectory, environment);
+        var output = process.StandardOutput.ReadToEndAsync(CancellationToken.None);
+        var errors = process.StandardError.ReadToEndAsync(CancellationToken.None);
+        await WaitForExitAsync(process, patience ?? DefaultPatience, cancellationToken);
+        return new CommandResult(process.ExitCode, await output, await errors);
+    }
+
+    /// <summary>A long command (a chaos day's load test, a build) run to its end within <paramref name="patience"/>,
+    /// what it prints, output and errors alike, appended line by line to <paramref name="log"/> as it goes: a run
+    /// that is killed leaves its log up to that point. Returns its exit code.</summary>
+    public static async Task<int> RunLoggedAsync(string program, IReadOnlyList<string> arguments, string log, TimeSpan patience,
+        CancellationToken cancellationToken)
+    {
+        using var process = Start(program, arguments, workingDirectory: null, environment: null);
+        using var output = TextWriter.Synchronized(
+            new StreamWriter(new FileStream(log, FileMode.Append, FileAccess.Write, FileShare.ReadWrite)) { AutoFlush = true });
+        async Task CopyAsync(StreamReader from)
+        {
+            while (await from.ReadLineAsync(CancellationToken.None) is { } line)
+            {
+                output.WriteLine(line);
+            }
+        }
+
+        var copying = Task.WhenAll(CopyAsync(process.StandardOutput), CopyAsync(process.StandardError));
+        await WaitForExitAsync(process, patience, cancellationToken);
+        await copying;
+        return process.ExitCode;
+    }
+
+    private static Process Start(string program, IReadOnlyList<string> arguments, string? workingDirectory, IReadOnlyDictionary<string, string>? environment)
+    {
         var start = new ProcessStartInfo(program)
         {
             // Nothing to read: a tool that would read its input (podman) gets its end at once.
@@ -30,12 +62,17 @@ public static class ExternalCommand
             start.Environment[name] = value;
         }
 
-        using var process = Process.Start(start) ?? throw new InvalidOperationException($"{program} did not start");
+        var process = Process.Start(start) ?? throw new InvalidOperationException($"{program} did not start");
         process.StandardInput.Close();
-        var output = process.StandardOutput.ReadToEndAsync(CancellationToken.None);
-        var errors = process.StandardError.ReadToEndAsync(CancellationToken.None);
+        return process;
+    }
+
+    /// <summary>Waits for the process within <paramref name="patience"/>; killed (its whole tree) when that passes or
+    /// the caller cancels.</summary>
+    private static async Task WaitForExitAsync(Process process, TimeSpan patience, CancellationToken cancellationToken)
+    {
         using var bound = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        bound.CancelAfter(patience ?? DefaultPatience);
+        bound.CancelAfter(patience);
         try
         {
             await process.WaitForExitAsync(bound.Token);
@@ -44,10 +81,8 @@ public static class ExternalCommand
         {
             process.Kill(entireProcessTree: true);
             cancellationToken.ThrowIfCancellationRequested();
-            throw new TimeoutException($"{program} {string.Join(' ', start.ArgumentList)} did not end within {(patience ?? DefaultPatience).TotalSeconds:F0} s");
+            throw new TimeoutException($"{process.StartInfo.FileName} {string.Join(' ', process.StartInfo.ArgumentList)} did not end within {patience.TotalSeconds:F0} s");
         }
-
-        return new CommandResult(process.ExitCode, await output, await errors);
     }
 
     /// <summary>The same, failing unless it exits 0; returns what it printed.</summary>

@@ -12,33 +12,50 @@ namespace Supermarket.LoadTest.Chaos;
 public sealed record ChaosScenario(string Name, string Description, bool InContainers = false, bool NeedsCluster = false,
     bool NeedsApiReplicas = false, bool NeedsShardReplicas = false, bool ByDefault = true, bool EveryQuestionAnswered = false)
 {
-    public const string DatabaseOutage = "db-outage";
-    public const string LateRetry = "late-retry";
+    // Each scenario's name, as --scenarios takes it and the faults' switches read it.
+    public const string RabbitMq = "rabbitmq";
+    public const string Writer = "writer";
+    public const string Aggregator = "aggregator";
+    public const string ShardReplica = "shard-replica";
     public const string ReplicaRebuild = "replica-rebuild";
+    public const string Rebuild = "rebuild";
+    public const string MariaDb = "mariadb";
+    public const string DatabaseStall = "db-stall";
+    public const string Api = "api";
+    public const string RollingUpgrade = "rolling-upgrade";
+    public const string LateRetry = "late-retry";
+    public const string DatabaseOutage = "db-outage";
+    public const string LeaderKill = "leader-kill";
+    public const string FollowerKill = "follower-kill";
+    public const string NodePause = "node-pause";
+    public const string BrokerNodeKill = "broker-node-kill";
+    public const string WriterKill = "writer-kill";
+    public const string AggregatorRestart = "aggregator-restart";
+    public const string MariaDbRestart = "mariadb-restart";
 
     public static readonly IReadOnlyList<ChaosScenario> All =
     [
-        new("rabbitmq", "RabbitMQ stopped, then started"),
-        new("writer", "the Purchases writer SIGKILLed, then started"),
-        new("aggregator", "the aggregator SIGKILLed mid-day (with --aggregator-shards, every aggregator of the first shard: questions that need it get 503, the rest their answers): it restarts from its checkpoint and applies the backlog stored meanwhile"),
-        new("shard-replica", "one of the first sales shard's aggregators SIGKILLed mid-day, then started: another replica answers meanwhile", NeedsShardReplicas: true),
+        new(RabbitMq, "RabbitMQ stopped, then started"),
+        new(Writer, "the Purchases writer SIGKILLed, then started"),
+        new(Aggregator, "the aggregator SIGKILLed mid-day (with --aggregator-shards, every aggregator of the first shard: questions that need it get 503, the rest their answers): it restarts from its checkpoint and applies the backlog stored meanwhile"),
+        new(ShardReplica, "one of the first sales shard's aggregators SIGKILLed mid-day, then started: another replica answers meanwhile", NeedsShardReplicas: true),
         new(ReplicaRebuild, "one of the first sales shard's aggregators SIGKILLed mid-day and started again with the shard's checkpoint removed, so it "
             + "rebuilds its matrix from the whole ledger (tens of seconds on a long one: fill-history first) and takes no question until it is whole: "
             + "the other replica answers every question meanwhile, none 503 or 504", NeedsShardReplicas: true, EveryQuestionAnswered: true),
-        new("rebuild", "the database restored from a backup of this instant (the same ledger entries, each stored_at moved): the aggregator rebuilds its matrix from the whole ledger while it is asked questions, and answers none from a half-built one"),
-        new("mariadb", "MariaDB stopped, then started"),
-        new("db-stall", "MariaDB SIGSTOPped with transactions between their INSERT and their COMMIT, then SIGCONT"),
-        new("api", "one of the API replicas SIGKILLed, then started", NeedsApiReplicas: true),
-        new("rolling-upgrade", "the writer of the release before the newest migration started beside today's (a rolling upgrade across a schema change), both consuming the same queue into the same ledger, then stopped: nothing set aside, lost or counted twice"),
+        new(Rebuild, "the database restored from a backup of this instant (the same ledger entries, each stored_at moved): the aggregator rebuilds its matrix from the whole ledger while it is asked questions, and answers none from a half-built one"),
+        new(MariaDb, "MariaDB stopped, then started"),
+        new(DatabaseStall, "MariaDB SIGSTOPped with transactions between their INSERT and their COMMIT, then SIGCONT"),
+        new(Api, "one of the API replicas SIGKILLed, then started", NeedsApiReplicas: true),
+        new(RollingUpgrade, "the writer of the release before the newest migration started beside today's (a rolling upgrade across a schema change), both consuming the same queue into the same ledger, then stopped: nothing set aside, lost or counted twice"),
         new(LateRetry, "the day sent once, then all of it again with the same keys, as tills retrying long after: nothing new may be stored or counted"),
         new(DatabaseOutage, "MariaDB down for the whole outage (--database-outage), keyed POSTs answered 503 meanwhile", ByDefault: false),
-        new("leader-kill", "SIGKILL the node that leads the writer's queue, then start it again", NeedsCluster: true),
-        new("follower-kill", "the same for a node that does not lead it", NeedsCluster: true),
-        new("node-pause", "SIGSTOP the leader for --fault-for seconds (more than two heartbeats, Broker:Heartbeat), then SIGCONT", NeedsCluster: true),
-        new("broker-node-kill", "SIGKILL the RabbitMQ node leading the writer's queue", InContainers: true),
-        new("writer-kill", "SIGKILL a writer", InContainers: true),
-        new("aggregator-restart", "the first sales shard's containers restarted: they must start from the checkpoint on their volume", InContainers: true),
-        new("mariadb-restart", "its container restarted", InContainers: true),
+        new(LeaderKill, "SIGKILL the node that leads the writer's queue, then start it again", NeedsCluster: true),
+        new(FollowerKill, "the same for a node that does not lead it", NeedsCluster: true),
+        new(NodePause, "SIGSTOP the leader for --fault-for seconds (more than two heartbeats, Broker:Heartbeat), then SIGCONT", NeedsCluster: true),
+        new(BrokerNodeKill, "SIGKILL the RabbitMQ node leading the writer's queue", InContainers: true),
+        new(WriterKill, "SIGKILL a writer", InContainers: true),
+        new(AggregatorRestart, "the first sales shard's containers restarted: they must start from the checkpoint on their volume", InContainers: true),
+        new(MariaDbRestart, "its container restarted", InContainers: true),
     ];
 
     /// <summary>The scenarios to run: those named, or the deployment's defaults (on a cluster, the cluster's own;

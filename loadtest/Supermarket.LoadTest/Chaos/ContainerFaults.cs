@@ -21,18 +21,18 @@ public sealed class ContainerFaults(string repository, TextWriter log) : IFaults
         {
             switch (scenario.Name)
             {
-                case "broker-node-kill":
+                case ChaosScenario.BrokerNodeKill:
                     _node = await WriterQueueLeaderAsync(cancellationToken);
                     log.WriteLine($"{scenario.Name}: {_node}");
                     await CrashAsync(_node, cancellationToken);
                     break;
-                case "writer-kill":
+                case ChaosScenario.WriterKill:
                     await CrashAsync("purchases-writer", cancellationToken);
                     break;
-                case "aggregator-restart":
+                case ChaosScenario.AggregatorRestart:
                     await ComposeRestartAsync("sales-aggregator-1", cancellationToken);
                     break;
-                case "mariadb-restart":
+                case ChaosScenario.MariaDbRestart:
                     await ComposeRestartAsync("mariadb", cancellationToken);
                     break;
                 default:
@@ -49,12 +49,12 @@ public sealed class ContainerFaults(string repository, TextWriter log) : IFaults
 
     public async Task<bool> RecoveredAsync(ChaosScenario scenario, CancellationToken cancellationToken) => scenario.Name switch
     {
-        "broker-node-kill" => await HealthyAsync(_node, cancellationToken) && await HealthyAsync("rabbitmq-1", cancellationToken)
+        ChaosScenario.BrokerNodeKill => await HealthyAsync(_node, cancellationToken) && await HealthyAsync("rabbitmq-1", cancellationToken)
             && await HealthyAsync("purchases-writer", cancellationToken) && await HealthyAsync("api", cancellationToken),
-        "writer-kill" => await HealthyAsync("purchases-writer", cancellationToken),
+        ChaosScenario.WriterKill => await HealthyAsync("purchases-writer", cancellationToken),
         // Ready, and started from the checkpoint its volume kept: reading the whole ledger again would show here.
-        "aggregator-restart" => await HealthyAsync("sales-aggregator-1", cancellationToken) && await StartedFromCheckpointAsync(cancellationToken),
-        "mariadb-restart" => await HealthyAsync("mariadb", cancellationToken) && await HealthyAsync("purchases-writer", cancellationToken),
+        ChaosScenario.AggregatorRestart => await HealthyAsync("sales-aggregator-1", cancellationToken) && await StartedFromCheckpointAsync(cancellationToken),
+        ChaosScenario.MariaDbRestart => await HealthyAsync("mariadb", cancellationToken) && await HealthyAsync("purchases-writer", cancellationToken),
         _ => throw new ArgumentException($"no such scenario in containers: {scenario.Name}"),
     };
 

@@ -1,3 +1,4 @@
+using Supermarket.Faults;
 using Supermarket.LoadTest.Reporting;
 
 namespace Supermarket.LoadTest.Chaos;
@@ -10,6 +11,11 @@ namespace Supermarket.LoadTest.Chaos;
 /// </summary>
 public sealed class LoadTestDays(ChaosOptions options, string repository, string output) : IChaosDays
 {
+    /// <summary>A day's bound: the load test bounds its own parts (its retries, --retry-for; its verification,
+    /// --verify-timeout; the database outage's day both), and a chaos day here takes minutes; one still running after
+    /// an hour is hung, and killed.</summary>
+    private static readonly TimeSpan DayPatience = TimeSpan.FromHours(1);
+
     public async Task<DayOutcome> RunAsync(string name, IReadOnlyList<string> arguments, CancellationToken cancellationToken)
     {
         var reports = Path.Combine(output, name);
@@ -24,13 +30,13 @@ public sealed class LoadTestDays(ChaosOptions options, string repository, string
                 File.SetUnixFileMode(reports, (UnixFileMode)0b111_111_111);
             }
 
-            exitCode = await ChildProcess.RunAsync(Path.Combine(repository, "scripts", "containers.sh"),
-                ["loadtest-reports", reports, .. arguments], log, cancellationToken);
+            exitCode = await ExternalCommand.RunLoggedAsync(Path.Combine(repository, "scripts", "containers.sh"),
+                ["loadtest-reports", reports, .. arguments], log, DayPatience, cancellationToken);
         }
         else
         {
-            exitCode = await ChildProcess.RunAsync("dotnet",
-                [typeof(LoadTestDays).Assembly.Location, "--url", options.Url.ToString(), .. arguments, "--reports", reports], log, cancellationToken);
+            exitCode = await ExternalCommand.RunLoggedAsync("dotnet",
+                [typeof(LoadTestDays).Assembly.Location, "--url", options.Url.ToString(), .. arguments, "--reports", reports], log, DayPatience, cancellationToken);
         }
 
         var summary = Path.Combine(reports, "summary.json");

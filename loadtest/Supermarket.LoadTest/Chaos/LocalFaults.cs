@@ -30,7 +30,7 @@ public sealed partial class LocalFaults(SystemFaults faults, PreviousWriter prev
     {
         switch (scenario.Name)
         {
-            case "rolling-upgrade":
+            case ChaosScenario.RollingUpgrade:
                 await Guarded("build the previous writer", () => previousWriter.BuildAsync(cancellationToken));
                 break;
             case ChaosScenario.ReplicaRebuild:
@@ -50,33 +50,33 @@ public sealed partial class LocalFaults(SystemFaults faults, PreviousWriter prev
     {
         switch (scenario.Name)
         {
-            case "rabbitmq":
+            case ChaosScenario.RabbitMq:
                 _consumedBefore = await faults.ConsumedQueuesAsync(cancellationToken);
                 await faults.StopAsync("rabbitmq", cancellationToken);
                 break;
-            case "leader-kill" or "follower-kill":
+            case ChaosScenario.LeaderKill or ChaosScenario.FollowerKill:
                 _consumedBefore = await faults.ConsumedQueuesAsync(cancellationToken);
                 _node = await TargetNodeAsync(scenario, cancellationToken);
                 Log($"{scenario.Name}: {_node}");
                 await faults.KillAsync(_node, cancellationToken);
                 break;
-            case "node-pause":
+            case ChaosScenario.NodePause:
                 _consumedBefore = await faults.ConsumedQueuesAsync(cancellationToken);
                 _node = await TargetNodeAsync(scenario, cancellationToken);
                 Log($"{scenario.Name}: {_node}");
                 await faults.PauseAsync(_node, cancellationToken);
                 break;
-            case "writer":
+            case ChaosScenario.Writer:
                 await faults.KillAsync("purchases-writer", cancellationToken);
                 break;
-            case "aggregator":
+            case ChaosScenario.Aggregator:
                 foreach (var aggregator in await faults.NamedAsync(FirstShard(), cancellationToken))
                 {
                     await faults.KillAsync(aggregator, cancellationToken);
                 }
 
                 break;
-            case "shard-replica":
+            case ChaosScenario.ShardReplica:
                 await faults.KillAsync(RebuiltReplica, cancellationToken);
                 break;
             case ChaosScenario.ReplicaRebuild:
@@ -85,19 +85,19 @@ public sealed partial class LocalFaults(SystemFaults faults, PreviousWriter prev
                 _rebuiltCheckpoint = (string?)about["facts"]?["salesShard"]?["checkpoint"] ?? throw new InvalidOperationException($"{RebuiltReplica}'s /about names no checkpoint");
                 await faults.KillAsync(RebuiltReplica, cancellationToken);
                 break;
-            case "rebuild":
+            case ChaosScenario.Rebuild:
                 await faults.DatabaseAsync(ChaosStatements.RestoreOfThisInstant, cancellationToken);
                 break;
-            case "mariadb" or ChaosScenario.DatabaseOutage:
+            case ChaosScenario.MariaDb or ChaosScenario.DatabaseOutage:
                 await faults.StopAsync("mariadb", cancellationToken);
                 break;
-            case "db-stall":
+            case ChaosScenario.DatabaseStall:
                 await faults.PauseAsync("mariadb", cancellationToken);
                 break;
-            case "api":
+            case ChaosScenario.Api:
                 await faults.KillAsync("api-1", cancellationToken);
                 break;
-            case "rolling-upgrade":
+            case ChaosScenario.RollingUpgrade:
                 await previousWriter.StartAsync(cancellationToken);
                 break;
             case ChaosScenario.LateRetry:
@@ -111,48 +111,48 @@ public sealed partial class LocalFaults(SystemFaults faults, PreviousWriter prev
     {
         switch (scenario.Name)
         {
-            case "rabbitmq":
+            case ChaosScenario.RabbitMq:
                 await faults.StartUntilHealthyAsync("rabbitmq", cancellationToken);
                 break;
-            case "leader-kill" or "follower-kill":
+            case ChaosScenario.LeaderKill or ChaosScenario.FollowerKill:
                 await faults.StartUntilHealthyAsync(_node, cancellationToken);
                 break;
-            case "node-pause":
+            case ChaosScenario.NodePause:
                 await faults.ResumeAsync(_node, cancellationToken);
                 break;
-            case "writer":
+            case ChaosScenario.Writer:
                 await faults.StartAsync("purchases-writer", cancellationToken);
                 break;
-            case "aggregator":
+            case ChaosScenario.Aggregator:
                 foreach (var aggregator in await faults.NamedAsync(FirstShard(), cancellationToken))
                 {
                     await faults.StartAsync(aggregator, cancellationToken);
                 }
 
                 break;
-            case "shard-replica":
+            case ChaosScenario.ShardReplica:
                 await faults.StartAsync(RebuiltReplica, cancellationToken);
                 break;
             case ChaosScenario.ReplicaRebuild:
                 await StartWithoutCheckpointAsync(cancellationToken);
                 break;
-            case "mariadb" or ChaosScenario.DatabaseOutage:
+            case ChaosScenario.MariaDb or ChaosScenario.DatabaseOutage:
                 // Rows right after the restart: the writer's next retry (up to Writer:RetryMaxInterval away) makes
                 // the count grow.
                 await faults.StartUntilHealthyAsync("mariadb", cancellationToken);
                 _rowsAtRepair = await StoredPurchasesAsync(cancellationToken);
                 break;
-            case "db-stall":
+            case ChaosScenario.DatabaseStall:
                 await faults.ResumeAsync("mariadb", cancellationToken);
                 _rowsAtRepair = await StoredPurchasesAsync(cancellationToken);
                 break;
-            case "api":
+            case ChaosScenario.Api:
                 await faults.StartAsync("api-1", cancellationToken);
                 break;
-            case "rolling-upgrade":
+            case ChaosScenario.RollingUpgrade:
                 Log($"the previous writer stored {await previousWriter.StopAsync(cancellationToken)} purchases beside today's");
                 break;
-            case "rebuild" or ChaosScenario.LateRetry:
+            case ChaosScenario.Rebuild or ChaosScenario.LateRetry:
                 break;
             default:
                 throw new ArgumentException($"no such local scenario: {scenario.Name}");
@@ -166,16 +166,16 @@ public sealed partial class LocalFaults(SystemFaults faults, PreviousWriter prev
             return scenario.Name switch
             {
                 // The API answers, and every worker consumes again (a reconnected worker may not: docs/reliability.md).
-                "rabbitmq" => await AllHealthyAsync(Api(), cancellationToken) && await faults.ConsumedAgainAsync(_consumedBefore, cancellationToken),
+                ChaosScenario.RabbitMq => await AllHealthyAsync(Api(), cancellationToken) && await faults.ConsumedAgainAsync(_consumedBefore, cancellationToken),
                 // The node is back in the cluster, every queue has all its members again, and every worker consumes.
-                "leader-kill" or "follower-kill" or "node-pause" => await faults.ClusterWholeAsync(cancellationToken)
+                ChaosScenario.LeaderKill or ChaosScenario.FollowerKill or ChaosScenario.NodePause => await faults.ClusterWholeAsync(cancellationToken)
                     && await AllHealthyAsync(Api(), cancellationToken) && await faults.ConsumedAgainAsync(_consumedBefore, cancellationToken),
-                "writer" or "rolling-upgrade" => await AllHealthyAsync(Writer(), cancellationToken),
-                "aggregator" or "rebuild" => (await Http.GetAsync(new Uri(api, "items/store/1"), cancellationToken)).IsSuccessStatusCode,
-                "shard-replica" => (await faults.Resources.DescribeAsync(RebuiltReplica, cancellationToken)).Healthy,
+                ChaosScenario.Writer or ChaosScenario.RollingUpgrade => await AllHealthyAsync(Writer(), cancellationToken),
+                ChaosScenario.Aggregator or ChaosScenario.Rebuild => (await Http.GetAsync(new Uri(api, "items/store/1"), cancellationToken)).IsSuccessStatusCode,
+                ChaosScenario.ShardReplica => (await faults.Resources.DescribeAsync(RebuiltReplica, cancellationToken)).Healthy,
                 ChaosScenario.ReplicaRebuild => await RebuiltAndReadyAsync(cancellationToken),
-                "mariadb" or ChaosScenario.DatabaseOutage or "db-stall" => await StoredPurchasesAsync(cancellationToken) > _rowsAtRepair,
-                "api" => (await faults.Resources.DescribeAsync("api-1", cancellationToken)).Healthy,
+                ChaosScenario.MariaDb or ChaosScenario.DatabaseOutage or ChaosScenario.DatabaseStall => await StoredPurchasesAsync(cancellationToken) > _rowsAtRepair,
+                ChaosScenario.Api => (await faults.Resources.DescribeAsync("api-1", cancellationToken)).Healthy,
                 ChaosScenario.LateRetry => true,
                 _ => throw new ArgumentException($"no such local scenario: {scenario.Name}"),
             };
@@ -193,7 +193,7 @@ public sealed partial class LocalFaults(SystemFaults faults, PreviousWriter prev
     private async Task<string> TargetNodeAsync(ChaosScenario scenario, CancellationToken cancellationToken)
     {
         var leader = await faults.LeaderOfAsync(Topology.PurchasesWriterQueue, cancellationToken);
-        if (scenario.Name != "follower-kill")
+        if (scenario.Name != ChaosScenario.FollowerKill)
         {
             return leader;
         }
