@@ -19,4 +19,15 @@ public static class ValidatedOptions
             .ValidateDataAnnotations()
             .ValidateOnStart();
     }
+
+    /// <summary>The same settings read now, while services are registered, for a section whose values decide what is
+    /// registered (whether to trace, where to export): validated here as <see cref="AddValidatedOptions{T}"/> validates
+    /// at start, so an invalid value stops the service with the same message, not with whatever a library throws.</summary>
+    public static T GetValidated<T>(this IConfiguration configuration, string section)
+        where T : class, new()
+    {
+        var value = configuration.GetSection(section).Get<T>() ?? new T();
+        var result = new DataAnnotationValidateOptions<T>(Options.DefaultName).Validate(Options.DefaultName, value);
+        return result.Failed ? throw new OptionsValidationException(Options.DefaultName, typeof(T), result.Failures) : value;
+    }
 }

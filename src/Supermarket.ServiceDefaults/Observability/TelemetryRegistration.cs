@@ -47,7 +47,7 @@ public static class TelemetryRegistration
     public static IHostApplicationBuilder AddSupermarketTelemetry(this IHostApplicationBuilder builder)
     {
         builder.Services.AddValidatedOptions<TelemetryOptions>(builder.Configuration, TelemetryOptions.Section);
-        var otlp = builder.Configuration.GetSection(TelemetryOptions.Section).Get<TelemetryOptions>() ?? new TelemetryOptions();
+        var otlp = builder.Configuration.GetValidated<TelemetryOptions>(TelemetryOptions.Section);
 
         var telemetry = builder.Services.AddOpenTelemetry()
             // Under an AppHost the dashboard knows each process by the name and instance the AppHost gives it
