@@ -1,6 +1,8 @@
 using Aspire.Hosting;
 using Aspire.Hosting.ApplicationModel;
+using Aspire.Hosting.Eventing;
 using Aspire.Hosting.Testing;
+using Microsoft.Extensions.DependencyInjection;
 using Supermarket.AppHost.Operations;
 using Microsoft.Extensions.Logging.Abstractions;
 
@@ -104,7 +106,26 @@ public sealed class TopologyTests
             var arguments = await ArgumentsAsync(model, resource.Name);
             Assert.DoesNotContain(arguments, argument => secrets.Any(secret => argument.Contains(secret, StringComparison.Ordinal)));
         }
+    }
 
+    [Fact]
+    public async Task The_services_files_are_written_as_they_start_and_those_with_a_secret_are_their_owners_alone()
+    {
+        await using var model = await ModelAsync();
+        var accounts = Supermarket.Security.LocalAccounts.Load();
+        string[] secrets = [.. accounts.All.Values.Select(account => account.Password), Supermarket.Security.LocalSigningKey.Find()!];
+        string[] started = ["rabbitmq-definitions.json", "rabbitmq/rabbitmq.conf", "mariadb/my.cnf", "mariadb/accounts.sql"];
+        // Building the model (a test, a publish) writes nothing the services read.
+        Assert.All(started, file => Assert.False(File.Exists(Path.Combine(LocalStateOfTheTests.Directory, file)), $"{file} written by building the model"));
+
+        await using var app = await model.BuildAsync();
+        var eventing = app.Services.GetRequiredService<IDistributedApplicationEventing>();
+        foreach (var resource in new[] { "rabbitmq", "mariadb", "mariadb-accounts" })
+        {
+            await eventing.PublishAsync(new BeforeResourceStartedEvent(Resource(model, resource), app.Services));
+        }
+
+        Assert.All(started, file => Assert.True(File.Exists(Path.Combine(LocalStateOfTheTests.Directory, file)), $"{file} not written as its resource starts"));
         // RabbitMQ's definitions hold hashes, and every file with a secret is its owner's alone.
         var definitions = File.ReadAllText(Path.Combine(LocalStateOfTheTests.Directory, "rabbitmq-definitions.json"));
         Assert.DoesNotContain(secrets, secret => definitions.Contains(secret, StringComparison.Ordinal));

@@ -34,20 +34,27 @@ public static class Broker
     {
         var epmd = builder.AddExecutable("epmd", "epmd", MachineAccounts.StateFolder(""), "-address", "127.0.0.1")
             .OnBeforeResourceStarted((_, _, cancellation) => StopStrayEpmdAsync(cancellation));
-        var definitions = WriteDefinitions(builder, accounts);
+        // Every node reads the definitions at its boot; they are written once, by whichever node starts first, and
+        // the cluster's cookie with them. Nothing is written while the model is only built (a test, a publish).
+        var definitions = MachineAccounts.StateFolder("rabbitmq-definitions.json");
         var first = new BrokerOptions().Port;
         var nodes = topology.BrokerNodes == 1
             ? [new BrokerNode("rabbitmq", "rabbit@localhost", first, BrokerNode.FirstManagementPort, MachineAccounts.StateFolder("rabbitmq"), MachineAccounts.StateFolder("rabbitmq"))]
             : Enumerable.Range(1, topology.BrokerNodes).Select(n => new BrokerNode($"rabbitmq-{n}", $"rabbit{n}@localhost", first + n - 1,
                 BrokerNode.FirstManagementPort + n - 1, MachineAccounts.StateFolder($"rabbitmq-cluster/node{n}"), MachineAccounts.StateFolder("rabbitmq-cluster"))).ToList();
-        if (nodes.Count > 1)
+        var shared = new Lazy<Task>(() =>
         {
-            WriteClusterCookie(nodes[0].Home);
-        }
+            WriteDefinitions(builder, accounts, definitions);
+            if (nodes.Count > 1)
+            {
+                WriteClusterCookie(nodes[0].Home);
+            }
+
+            return Task.CompletedTask;
+        }, LazyThreadSafetyMode.ExecutionAndPublication);
 
         return [.. nodes.Select(node =>
         {
-            WriteConfiguration(node, nodes, definitions);
             builder.Services.AddHealthChecks().AddAsyncCheck(node.Resource, cancellation => AmqpProbe.AnswersAsync(node.Port, cancellation));
             var resource = builder.AddExecutable(node.Resource, "/usr/lib/rabbitmq/bin/rabbitmq-server", node.Folder)
                 .WithEnvironment("HOME", node.Home) // the Erlang cookie lives there; a cluster's nodes share it
@@ -64,7 +71,12 @@ public static class Broker
                 .WithEnvironment("RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS", "-kernel inet_dist_use_interface {127,0,0,1}")
                 .WithHttpEndpoint(port: node.ManagementPort, name: "management", isProxied: false)
                 .WithHealthCheck(node.Resource)
-                .WaitFor(epmd);
+                .WaitFor(epmd)
+                .OnBeforeResourceStarted(async (_, _, _) =>
+                {
+                    await shared.Value;
+                    WriteConfiguration(node, nodes, definitions);
+                });
             return (resource, node);
         })];
     }
@@ -132,7 +144,7 @@ public static class Broker
     }
 
     /// <summary>The users, the system's vhost and each user's rights in it, as RabbitMQ's definitions: passwords as salted SHA-256 hashes, never in clear. Readable by its owner alone.</summary>
-    private static string WriteDefinitions(IDistributedApplicationBuilder builder, LocalAccounts accounts)
+    private static void WriteDefinitions(IDistributedApplicationBuilder builder, LocalAccounts accounts, string path)
     {
         var rights = Path.Combine(builder.AppHostDirectory, "..", "..", "scripts", "broker-rights");
         string[] vhosts = ["/"];
@@ -155,9 +167,7 @@ public static class Broker
                 return granted;
             }))]),
         };
-        var path = MachineAccounts.StateFolder("rabbitmq-definitions.json");
         OwnerOnlyFile.Write(path, definitions.ToJsonString(new JsonSerializerOptions { WriteIndented = true }));
-        return path;
     }
 
     /// <summary>RabbitMQ's rabbit_password_hashing_sha256: base64 of a 4-byte salt and SHA-256 of the salt and the

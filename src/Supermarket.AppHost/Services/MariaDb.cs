@@ -26,22 +26,30 @@ public static class MariaDb
     {
         var folder = MachineAccounts.StateFolder("mariadb");
         var port = (int)new MySqlConnectionStringBuilder(new DatabaseOptions().ConnectionString).Port;
-        var defaults = $"--defaults-file={WriteConfiguration(folder, port)}";
+        var configuration = Path.Combine(folder, "my.cnf");
+        var defaults = $"--defaults-file={configuration}";
         // Asked as root over the socket: a probe that only opened TCP connections would count as a connection error
         // each time, and MariaDB blocks a host after max_connect_errors of them (found: after 100 probes, 127.0.0.1
         // was refused).
         builder.Services.AddHealthChecks().AddAsyncCheck("mariadb", cancellation => AnswersPingAsync(defaults, cancellation));
+        // The files each step reads are written as it starts, not while the model is only built (a test, a publish).
         var server = builder.AddExecutable("mariadb", "mariadbd", folder, defaults, "--user=mysql")
-            .WithHealthCheck("mariadb");
+            .WithHealthCheck("mariadb")
+            .OnBeforeResourceStarted((_, _, _) => WriteConfiguration(configuration, folder, port));
         if (!Directory.Exists(Path.Combine(folder, "data", "mysql")))
         {
-            server.WaitForCompletion(builder.AddExecutable("mariadb-install", "mariadb-install-db", folder, defaults, "--user=mysql", "--skip-test-db"));
+            server.WaitForCompletion(builder.AddExecutable("mariadb-install", "mariadb-install-db", folder, defaults, "--user=mysql", "--skip-test-db")
+                .OnBeforeResourceStarted((_, _, _) => WriteConfiguration(configuration, folder, port)));
         }
 
         var provisioning = Path.Combine(folder, "accounts.sql");
-        OwnerOnlyFile.Write(provisioning, AccountsSql(accounts));
         var provisioned = builder.AddExecutable("mariadb-accounts", "mariadb", folder, defaults, "-uroot", "-e", $"source {provisioning}")
-            .WaitFor(server);
+            .WaitFor(server)
+            .OnBeforeResourceStarted((_, _, _) =>
+            {
+                OwnerOnlyFile.Write(provisioning, AccountsSql(accounts));
+                return Task.CompletedTask;
+            });
         return (server, provisioned);
     }
 
@@ -57,10 +65,9 @@ public static class MariaDb
         return ping.ExitCode == 0 ? HealthCheckResult.Healthy() : HealthCheckResult.Unhealthy(await answer);
     }
 
-    private static string WriteConfiguration(string folder, int port)
+    private static Task WriteConfiguration(string path, string folder, int port)
     {
         Directory.CreateDirectory(Path.Combine(folder, "data"));
-        var path = Path.Combine(folder, "my.cnf");
         File.WriteAllText(path, $"""
             [mysqld]
             datadir={folder}/data
@@ -75,7 +82,7 @@ public static class MariaDb
             socket={folder}/mysqld.sock
 
             """);
-        return path;
+        return Task.CompletedTask;
     }
 
     /// <summary>Users connect from 127.0.0.1 only (the server listens nowhere else). The schema owner's user, which
