@@ -116,11 +116,14 @@ kill "$ceiling"
 wait "$ceiling" 2>/dev/null || true
 
 if [ -n "${FRESH:-}" ]; then
-  ./run.sh up >>"$OUT" 2>&1
-  # A new database: the writer creates the schema and a new ledger identity, so the aggregator drops its checkpoint.
-  mariadb --defaults-file="$STATE/mariadb/my.cnf" -uroot -e "DROP DATABASE IF EXISTS supermarket; CREATE DATABASE supermarket"
-  # Purchases an earlier, interrupted run left for the writer would land in the new database.
-  scripts/services.sh rabbit-delete-app-queues >>"$OUT" 2>&1
+  {
+    ./run.sh up
+    # A new database: the migration makes the schema and a new ledger identity at the next start (system_up below),
+    # so the aggregator drops its checkpoint.
+    "$LOADTEST" database empty
+    # Purchases an earlier, interrupted run left for the writer would land in the new database.
+    scripts/services.sh rabbit-delete-app-queues
+  } >>"$OUT" 2>&1
 fi
 
 # shellcheck disable=SC2086 # SETTINGS is several words on purpose

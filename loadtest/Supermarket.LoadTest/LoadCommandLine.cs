@@ -142,17 +142,30 @@ public sealed class LoadCommandLine
         };
         compare.SetAction(parsed => Compare(parsed.GetValue(_folders)!, parsed.GetValue(_out)));
         Command = new RootCommand("Supermarket load test: a day of the chain's purchases against the API, a live dashboard, then a check that nothing was "
-            + "lost and a report. Exit code: 0 all well; 1 requests without a 201 or a failed verification; 2 only a threshold breached.")
+            + "lost and a report. Exit code: 0 all well; 1 requests without a 201 or a failed verification; 2 only a threshold breached; "
+            + $"{UsageError} a command line it did not understand.")
         {
             _stores, _customersPerStore, _maxItemId, _purchasesPerHour, _itemsPerPurchase, _date, _url, _hours, _simulation, _rate, _rampFrom,
             _maxInFlight, _warmUp, _thresholds, _label, _plain, _seed, _historyQueries, _salesQueries, _retryFor, _runId, _reports, _noVerify, _checkEveryStore,
             _tillCredentials, _verifyTimeout, _wholeHistoryChecksUpTo, _database, _brokerManagement, _brokerVirtualHost, _workers, compare, new ChaosCommandLine().Command,
-            new HistoryFillCommandLine().Command, new FaultCommandLine().Command,
+            new HistoryFillCommandLine().Command, new FaultCommandLine().Command, new DatabaseCommandLine().Command,
         };
         Command.SetAction((parsed, cancel) => new LoadRun(Read(parsed)).RunAsync());
     }
 
+    /// <summary>The exit code of a command line not understood (BSD's EX_USAGE), apart from a day's 1 and 2.</summary>
+    public const int UsageError = 64;
+
     public RootCommand Command { get; }
+
+    /// <summary>The command line run to its end: its exit code.</summary>
+    public static async Task<int> RunAsync(string[] args)
+    {
+        var parsed = new LoadCommandLine().Command.Parse(args);
+        var exitCode = await parsed.InvokeAsync();
+        // A command line it did not understand (printed with the help) is not a day that lost purchases, which 1 says.
+        return parsed.Errors.Count > 0 ? UsageError : exitCode;
+    }
 
     public LoadOptions Read(ParseResult parsed) => new()
     {
