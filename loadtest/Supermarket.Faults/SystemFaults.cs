@@ -146,7 +146,6 @@ public sealed partial class SystemFaults(IAppHostResources resources)
         return await ExternalCommand.OutputAsync("/usr/lib/rabbitmq/bin/rabbitmqctl", ["-q", .. command], cancellationToken, environment: _firstNode);
     }
 
-
     [GeneratedRegex("^rabbitmq(-[0-9]+)?$")]
     private static partial Regex BrokerNode();
 

@@ -31,7 +31,7 @@ public sealed partial class LocalFaults(SystemFaults faults, PreviousWriter prev
         switch (scenario.Name)
         {
             case ChaosScenario.RollingUpgrade:
-                await Guarded("build the previous writer", () => previousWriter.BuildAsync(cancellationToken));
+                await GuardedAsync("build the previous writer", () => previousWriter.BuildAsync(cancellationToken));
                 break;
             case ChaosScenario.ReplicaRebuild:
                 // Every aggregator whole: questions go to every shard, and the sibling must be ready to answer alone.
@@ -46,7 +46,7 @@ public sealed partial class LocalFaults(SystemFaults faults, PreviousWriter prev
         }
     }
 
-    public Task InjectAsync(ChaosScenario scenario, CancellationToken cancellationToken) => Guarded($"inject {scenario.Name}", async () =>
+    public Task InjectAsync(ChaosScenario scenario, CancellationToken cancellationToken) => GuardedAsync($"inject {scenario.Name}", async () =>
     {
         switch (scenario.Name)
         {
@@ -107,7 +107,7 @@ public sealed partial class LocalFaults(SystemFaults faults, PreviousWriter prev
         }
     });
 
-    public Task RepairAsync(ChaosScenario scenario, CancellationToken cancellationToken) => Guarded($"repair {scenario.Name}", async () =>
+    public Task RepairAsync(ChaosScenario scenario, CancellationToken cancellationToken) => GuardedAsync($"repair {scenario.Name}", async () =>
     {
         switch (scenario.Name)
         {
@@ -259,7 +259,7 @@ public sealed partial class LocalFaults(SystemFaults faults, PreviousWriter prev
 
     /// <summary>A fault that could not be injected or repaired fails its scenario (not the run), as the chaos run
     /// expects of <see cref="IFaults"/>; why goes to the faults log.</summary>
-    private async Task Guarded(string what, Func<Task> action)
+    private async Task GuardedAsync(string what, Func<Task> action)
     {
         try
         {

@@ -79,7 +79,7 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
         AnswersBeforeTheDay? answersBefore)
     {
         var watch = Stopwatch.StartNew();
-        bool ok = true;
+        var ok = true;
         double? stored = null;
         if (retried is { } run)
         {

@@ -54,6 +54,7 @@ public sealed class ConfirmedPublisher(IBus bus, IOptions<BrokerOptions> broker,
                 logger.LogWarning(exception, "A group of {Count} purchases was not confirmed by the broker: {PurchaseIds}",
                     purchases.Length, string.Join(",", purchases.Select(p => p.PurchaseId)));
             }
+
             return false;
         }
     }

@@ -6,7 +6,7 @@ namespace Supermarket.Contracts.Sales;
 public interface ISalesAnswer
 {
     /// <summary>The HTTP header the API answers it in, beside the course's JSON.</summary>
-    public const string Header = "Sales-Counted-Through";
+    const string Header = "Sales-Counted-Through";
 
     long CountedThrough { get; }
 }

@@ -139,7 +139,6 @@ public sealed class PurchaseHistory(IOptions<DatabaseOptions> options) : IPurcha
 
     private static DateOnly Later(DateOnly a, DateOnly b) => a > b ? a : b;
 
-
     private static string Day(DateOnly date) => date.ToString("yyyy-MM-dd", CultureInfo.InvariantCulture);
 
     // As text with every microsecond DATETIME(6) keeps: a position rounded to the second would skip the purchases of

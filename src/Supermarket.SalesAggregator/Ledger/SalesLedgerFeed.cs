@@ -71,7 +71,7 @@ public sealed class SalesLedgerFeed(
             {
                 // The database restarting, or the writer not having created the ledger yet: try again shortly.
                 logger.LogWarning("Reading the sales ledger failed; trying again in 1 s: {Error}", exception.Message);
-                await Delay(TimeSpan.FromSeconds(1), stoppingToken);
+                await DelayAsync(TimeSpan.FromSeconds(1), stoppingToken);
                 continue;
             }
 
@@ -101,7 +101,7 @@ public sealed class SalesLedgerFeed(
             // While a checkpoint is copied, read again at once: its next part follows the next read.
             if (caughtUp && _copy is null)
             {
-                await Task.WhenAny(readiness.ReadWanted, Delay(_options.LedgerPollInterval, stoppingToken));
+                await Task.WhenAny(readiness.ReadWanted, DelayAsync(_options.LedgerPollInterval, stoppingToken));
             }
         }
     }
@@ -133,7 +133,7 @@ public sealed class SalesLedgerFeed(
             catch (Exception exception) when (!stoppingToken.IsCancellationRequested)
             {
                 logger.LogWarning("The sales ledger cannot be read yet (is the Purchases writer's database up?); trying again in 1 s: {Error}", exception.Message);
-                await Delay(TimeSpan.FromSeconds(1), stoppingToken);
+                await DelayAsync(TimeSpan.FromSeconds(1), stoppingToken);
             }
         }
 
@@ -321,7 +321,7 @@ public sealed class SalesLedgerFeed(
         });
     }
 
-    private static async Task Delay(TimeSpan delay, CancellationToken stoppingToken)
+    private static async Task DelayAsync(TimeSpan delay, CancellationToken stoppingToken)
     {
         try
         {

@@ -60,6 +60,7 @@ public sealed class DashboardTests(TestedAppHost appHost, ITestOutputHelper outp
             {
                 await Assertions.Expect(stateCell).ToHaveAttributeAsync("title", "Running", new() { Timeout = 30_000 });
             }
+
             Assert.True(expected == "Finished" || health == "Healthy", $"{name} is {state}, {health ?? "without a health check"}");
         }
 

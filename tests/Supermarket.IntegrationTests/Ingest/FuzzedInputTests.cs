@@ -144,7 +144,7 @@ public sealed class FuzzedInputTests(SupermarketSystem system, ITestOutputHelper
 
     private async Task AssertStillRecordsAsync()
     {
-        using var request = new HttpRequestMessage(HttpMethod.Post, "/purchase/7/customer/7001/date/20210101") 
+        using var request = new HttpRequestMessage(HttpMethod.Post, "/purchase/7/customer/7001/date/20210101")
         {
             Content = new StringContent(Purchases.Body((5, 1)), Encoding.UTF8, "application/json"),
         };

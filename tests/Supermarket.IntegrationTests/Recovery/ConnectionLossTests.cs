@@ -49,6 +49,7 @@ public sealed class ConnectionLossTests(SupermarketSystem system, TestedAppHost 
             await Task.Delay(TimeSpan.FromSeconds(2));
             await appHost.Faults.StartUntilHealthyAsync("rabbitmq", CancellationToken.None);
         }
+
         foreach (var question in questions)
         {
             (await question).Dispose();
