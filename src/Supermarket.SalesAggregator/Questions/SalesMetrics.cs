@@ -5,7 +5,8 @@ namespace Supermarket.SalesAggregator.Questions;
 
 /// <summary>What the aggregator measures: purchases counted into the matrix, how long after its commit a ledger
 /// entry was counted, lines it could not count, ledger entries found missing below a readable one and how long the feed
-/// has waited for one, and how long a top-N question took to answer from the matrix.</summary>
+/// has waited for one, how long a question waited for the read of the ledger that follows its arrival, and how long a
+/// top-N question took to answer from the matrix.</summary>
 public sealed class SalesMetrics
 {
     private readonly Counter<long> _counted;
@@ -13,6 +14,7 @@ public sealed class SalesMetrics
     private readonly Counter<long> _leftOut;
     private readonly Counter<long> _missing;
     private readonly Histogram<double> _queryDuration;
+    private readonly Histogram<double> _ledgerWait;
 
     public SalesMetrics(IMeterFactory meters, MatrixReadiness readiness)
     {
@@ -27,6 +29,9 @@ public sealed class SalesMetrics
             "How long the feed has waited for a missing ledger entry (0: none missing)");
         _queryDuration = meter.CreateHistogram("supermarket.sales.query.duration", "ms", "Time to rank the matrix for one question, or for one message of questions asked together",
             advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25] });
+        _ledgerWait = meter.CreateHistogram("supermarket.sales.question.ledger_wait", "ms",
+            "From a message of questions' arrival to the end of the ledger read that follows it, which every answer waits for",
+            advice: HistogramBuckets.Milliseconds);
     }
 
     public void Applied(int purchases, TimeSpan sinceCommit)
@@ -39,6 +44,8 @@ public sealed class SalesMetrics
     public void LeftOut(int lines) => _leftOut.Add(Math.Max(lines, 1));
 
     public void MissingEntry() => _missing.Add(1);
+
+    public void WaitedForLedger(TimeSpan took) => _ledgerWait.Record(took.TotalMilliseconds);
 
     public void Answered(string question, TimeSpan took) =>
         _queryDuration.Record(took.TotalMilliseconds, new KeyValuePair<string, object?>("question", question));

@@ -40,10 +40,13 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
         where TAnswer : class
     {
         var expires = ExpiresAt(context);
+        var arrived = Stopwatch.GetTimestamp();
         if (!await CaughtUpAsync(expires, context.CancellationToken))
         {
             return;
         }
+
+        metrics.WaitedForLedger(Stopwatch.GetElapsedTime(arrived));
 
         while (true)
         {
