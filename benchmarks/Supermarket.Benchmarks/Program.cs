@@ -8,7 +8,10 @@ using BenchmarkDotNet.Running;
 var config = DefaultConfig.Instance.AddExporter(JsonExporter.Full);
 var summaries = BenchmarkSwitcher.FromAssembly(typeof(Supermarket.Benchmarks.SalesMatrixBenchmarks).Assembly).Run(args, config).ToArray();
 
-// A run that measured nothing (no benchmark matched the filter, or none could be built) fails, rather than exiting 0
-// with an empty table; listing the benchmarks or the options measures nothing on purpose.
+// A run that measured nothing (no benchmark matched the filter, or none could be built) or failed to measure one fails,
+// rather than exiting 0 with an empty or partial table; listing the benchmarks or the options measures nothing on
+// purpose.
 var measuresNothingOnPurpose = args.Any(arg => arg is "--list" or "--help" or "-h" or "-?" or "--info" or "--version");
-return measuresNothingOnPurpose || summaries.Any(summary => summary.Reports.Any(report => report.Success)) ? 0 : 1;
+var reports = summaries.SelectMany(summary => summary.Reports).ToList();
+var measuredAll = reports.Count > 0 && reports.All(report => report.Success) && !summaries.Any(summary => summary.HasCriticalValidationErrors);
+return measuresNothingOnPurpose || measuredAll ? 0 : 1;

@@ -9,6 +9,9 @@ public static class ExternalCommand
     /// <summary>Longer than any of them takes here; a command still running then is killed and fails.</summary>
     public static readonly TimeSpan DefaultPatience = TimeSpan.FromMinutes(2);
 
+    /// <summary>How long a logged command's last lines may take to reach its log after it ended.</summary>
+    private static readonly TimeSpan CopyingAfterExit = TimeSpan.FromSeconds(10);
+
     public static async Task<CommandResult> RunAsync(string program, IReadOnlyList<string> arguments, CancellationToken cancellationToken,
         string? workingDirectory = null, IReadOnlyDictionary<string, string>? environment = null, TimeSpan? patience = null)
     {
@@ -37,8 +40,17 @@ public static class ExternalCommand
         }
 
         var copying = Task.WhenAll(CopyAsync(process.StandardOutput), CopyAsync(process.StandardError));
-        await WaitForExitAsync(process, patience, cancellationToken);
-        await copying;
+        try
+        {
+            await WaitForExitAsync(process, patience, cancellationToken);
+        }
+        finally
+        {
+            // The copies end as the process's pipes close, at its exit or its kill, before the log is closed; bounded,
+            // in case something it started outside its tree keeps them open.
+            await Task.WhenAny(copying, Task.Delay(CopyingAfterExit, CancellationToken.None));
+        }
+
         return process.ExitCode;
     }
 

@@ -59,6 +59,25 @@ public sealed partial class NamingTests
         Assert.All(sections, section => Assert.Contains(section, rows));
     }
 
+    /// <summary>A setting added to an options class, or renamed there, has its name in its section's row: the page
+    /// lists every setting a user can set, not only the sections.</summary>
+    [Fact]
+    public void Every_setting_of_an_options_class_is_named_in_its_row_of_the_settings_page()
+    {
+        var rows = File.ReadLines(Path.Combine(ComposeFile.RepositoryRoot(), "docs", "settings.md"))
+            .Select(line => (Line: line, Match: SettingsRow().Match(line))).Where(row => row.Match.Success)
+            .ToDictionary(row => row.Match.Groups["section"].Value, row => row.Line);
+        var unnamed = SupermarketTypes()
+            .Select(type => (Type: type, Section: type.GetField("Section", BindingFlags.Public | BindingFlags.Static)?.GetRawConstantValue() as string))
+            .Where(options => options.Section is not null && rows.ContainsKey(options.Section))
+            .SelectMany(options => options.Type.GetProperties(BindingFlags.Public | BindingFlags.Instance)
+                .Where(property => property.SetMethod is { IsPublic: true })
+                .Where(property => !rows[options.Section!].Contains($"`{property.Name}`", StringComparison.Ordinal))
+                .Select(property => $"{options.Section}:{property.Name} ({options.Type.Name})"));
+
+        Assert.Empty(unnamed);
+    }
+
     [GeneratedRegex(@"^\| `(?<section>[A-Za-z:]+)` \| ")]
     private static partial Regex SettingsRow();
 }

@@ -44,6 +44,61 @@ public sealed partial class QuotedReferencesTests
         Assert.Empty(unknown);
     }
 
+    /// <summary>Every link between the README and the pages of docs/ leads somewhere: its file exists and its
+    /// <c>#anchor</c> is one of that page's headings as GitHub names them (found: two links to a heading whose date
+    /// held a colon).</summary>
+    [Fact]
+    public void Every_link_in_the_documentation_leads_to_a_file_and_heading_that_exist()
+    {
+        var broken = Documentation()
+            .SelectMany(file => File.ReadLines(file).SelectMany((line, index) => MarkdownLink().Matches(line)
+                .Select(match => (File: file, Where: $"{Path.GetRelativePath(Root, file)}:{index + 1}", Target: match.Groups["target"].Value))))
+            .Where(link => !link.Target.Contains("://", StringComparison.Ordinal) && !link.Target.StartsWith("mailto:", StringComparison.Ordinal))
+            .Where(link => !Leads(link.File, link.Target))
+            .Select(link => $"{link.Where}: {link.Target}");
+
+        Assert.Empty(broken);
+    }
+
+    private static bool Leads(string from, string target)
+    {
+        var hash = target.IndexOf('#', StringComparison.Ordinal);
+        var path = hash < 0 ? target : target[..hash];
+        var file = path.Length == 0 ? from : Path.GetFullPath(Path.Combine(Path.GetDirectoryName(from)!, Uri.UnescapeDataString(path)));
+        if (!File.Exists(file) && !Directory.Exists(file))
+        {
+            return false;
+        }
+
+        return hash < 0 || (file.EndsWith(".md", StringComparison.Ordinal) && Anchors(file).Contains(target[(hash + 1)..]));
+    }
+
+    /// <summary>A page's headings as GitHub's anchors: lower case, spaces as hyphens, every other character that is not
+    /// a letter, digit, hyphen or underscore dropped; a repeated one gets -1, -2, ...</summary>
+    private static HashSet<string> Anchors(string page)
+    {
+        var anchors = new HashSet<string>(StringComparer.Ordinal);
+        var inCode = false;
+        foreach (var line in File.ReadLines(page))
+        {
+            inCode ^= line.StartsWith("```", StringComparison.Ordinal);
+            if (inCode || !line.StartsWith('#'))
+            {
+                continue;
+            }
+
+            var slug = string.Concat(line.TrimStart('#').Trim().ToLowerInvariant()
+                .Where(c => char.IsLetterOrDigit(c) || c is '-' or '_' or ' ')).Replace(' ', '-');
+            var unique = slug;
+            for (var n = 1; !anchors.Add(unique); n++)
+            {
+                unique = $"{slug}-{n}";
+            }
+        }
+
+        return anchors;
+    }
+
     /// <summary>Comments in scripts, configuration and tests name scripts too, quoted or not: a script removed while a
     /// comment still sends its reader there fails here (#58: when the chaos run's faults script became C#, seven of
     /// its mentions had to go).</summary>
@@ -114,6 +169,10 @@ public sealed partial class QuotedReferencesTests
             ? [.. File.ReadLines(Path.Combine(Root, script)).Select(line => CaseLabel().Match(line)).Where(match => match.Success)
                 .SelectMany(match => match.Groups["labels"].Value.Split('|', StringSplitOptions.TrimEntries))]
             : [];
+
+    /// <summary>A Markdown link or image: <c>[text](target)</c>, the target without a title.</summary>
+    [GeneratedRegex(@"\]\((?<target>[^)\s]+)(?:\s+""[^""]*"")?\)")]
+    private static partial Regex MarkdownLink();
 
     [GeneratedRegex(@"`(?<text>[^`]+)`|<c>(?<text>.*?)</c>")]
     private static partial Regex Quoted();

@@ -45,7 +45,10 @@ public sealed class SalesMetrics
 
     public void MissingEntry() => _missing.Add(1);
 
-    public void WaitedForLedger(TimeSpan took) => _ledgerWait.Record(took.TotalMilliseconds);
+    /// <summary>A message of questions' wait for the ledger read after its arrival; <paramref name="caughtUp"/> false when
+    /// its deadline (or the endpoint's stop) came first.</summary>
+    public void WaitedForLedger(TimeSpan took, bool caughtUp) =>
+        _ledgerWait.Record(took.TotalMilliseconds, new KeyValuePair<string, object?>("caught_up", caughtUp));
 
     public void Answered(string question, TimeSpan took) =>
         _queryDuration.Record(took.TotalMilliseconds, new KeyValuePair<string, object?>("question", question));

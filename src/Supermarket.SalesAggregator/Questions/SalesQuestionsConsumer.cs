@@ -41,12 +41,21 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
     {
         var expires = ExpiresAt(context);
         var arrived = Stopwatch.GetTimestamp();
-        if (!await CaughtUpAsync(expires, context.CancellationToken))
+        var caughtUp = false;
+        try
+        {
+            caughtUp = await CaughtUpAsync(expires, context.CancellationToken);
+        }
+        finally
+        {
+            // Those that expired while waiting too: they are the slow ones.
+            metrics.WaitedForLedger(Stopwatch.GetElapsedTime(arrived), caughtUp);
+        }
+
+        if (!caughtUp)
         {
             return;
         }
-
-        metrics.WaitedForLedger(Stopwatch.GetElapsedTime(arrived));
 
         while (true)
         {

@@ -4,6 +4,7 @@ using System.Text.Json;
 using System.Text.Json.Nodes;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.AspNetCore.Routing;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -23,17 +24,25 @@ public static class AboutEndpoint
 
     public static IEndpointRouteBuilder MapAbout(this IEndpointRouteBuilder app)
     {
-        app.MapGet("/about", (IServiceProvider services, IHostEnvironment host, IEnumerable<SettingsSection> sections, IEnumerable<AboutFact> facts) => Results.Json(new
-        {
-            Service = host.ApplicationName,
-            Version = Assembly.GetEntryAssembly()?.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion,
-            Runtime = System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription,
-            Environment.ProcessorCount,
-            Settings = Settings(services, sections),
-            Facts = facts.ToDictionary(fact => fact.Name, fact => fact.Read()),
-        }, Json)).ExcludeFromDescription();
+        app.MapGet("/about", Describe).ExcludeFromDescription();
         return app;
     }
+
+    /// <summary>The service's own description. The settings' types are known only from the sections registered, so
+    /// each section's options are resolved from <see cref="AboutServices.Services"/> by type.</summary>
+    private static JsonHttpResult<About> Describe([AsParameters] AboutServices about) => TypedResults.Json(new About(
+        about.Host.ApplicationName,
+        Assembly.GetEntryAssembly()?.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion,
+        System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription,
+        Environment.ProcessorCount,
+        Settings(about.Services, about.Sections),
+        about.Facts.ToDictionary(fact => fact.Name, fact => fact.Read())), Json);
+
+    /// <summary>What <c>/about</c> answers.</summary>
+    public sealed record About(string Service, string? Version, string Runtime, int ProcessorCount, JsonObject Settings, Dictionary<string, object?> Facts);
+
+    /// <summary>What <c>/about</c> reads.</summary>
+    public sealed record AboutServices(IServiceProvider Services, IHostEnvironment Host, IEnumerable<SettingsSection> Sections, IEnumerable<AboutFact> Facts);
 
     private static JsonObject Settings(IServiceProvider services, IEnumerable<SettingsSection> sections)
     {

@@ -3,7 +3,7 @@ using Supermarket.Database;
 using Supermarket.Database.LoadTest;
 using Supermarket.Faults;
 
-namespace Supermarket.LoadTest.Chaos;
+namespace Supermarket.LoadTest.History;
 
 /// <summary>The <c>database empty</c> command: the system's database dropped and made again, empty, on the AppHost of
 /// this checkout (which <c>./run.sh up</c> started), as its operator, for a measuring session that starts from nothing
