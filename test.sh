@@ -74,7 +74,7 @@ else
 fi
 
 # The chaos days hold 21,600 purchases (14,400 in containers) over 32 tills: a till waits for each 201, so twice the
-# tills of 16 halve each day (about 45 s instead of 90) and keep twice as many purchases in flight through each fault.
+# tills of 16 shorten each day (57-75 s instead of 77-92) and keep twice as many purchases in flight through each fault.
 step "a short chaos run: each fault once, small load (./run.sh chaos; the full run is in docs/reliability.md)"
 if "$ROOT/run.sh" chaos --stores 32 --purchases-per-hour 75 --fault-after 4 --fault-for 5; then
   passed=$((passed + 1))

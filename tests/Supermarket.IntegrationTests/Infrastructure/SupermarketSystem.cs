@@ -158,6 +158,15 @@ public sealed class SupermarketSystem : IAsyncLifetime
         var recovery = TimeSpan.FromSeconds(90);
         var counted = await Eventually.UntilAsync(() => SalesAnswers.TopStoresAsync(Api, item, within: recovery), got => got.SequenceEqual(expected), recovery);
         Assert.Equal(expected, counted);
+
+        // A history page travels its own way: to the writer's history endpoint, which reconnects after a broker restart
+        // on its own back-off (found: after ConnectionLossTests, AccessTests' first history reads got 504 in a clean
+        // clone's CI run, while the POSTs and the sales questions above were answered). A read waits at most its
+        // deadline, so these few polls stay far under a caller's reads a minute.
+        using var analyst = ClientWith(TestSettings.Analyst("health-probe"));
+        var history = await Eventually.UntilAsync(
+            async () => (await analyst.GetAsync($"/purchases/customer/{store}001")).StatusCode, status => status == System.Net.HttpStatusCode.OK, recovery);
+        Assert.Equal(System.Net.HttpStatusCode.OK, history);
     }
 
     public static async Task WaitUntilReadyAsync(RunningWorker worker)
