@@ -19,7 +19,7 @@ public sealed partial class SystemFaults(IAppHostResources resources)
     public static readonly TimeSpan UpPatience = TimeSpan.FromMinutes(5);
 
     /// <summary>The system's database, as its services' settings name it.</summary>
-    private static readonly string SystemDatabase = new MySqlConnector.MySqlConnectionStringBuilder(new Database.DatabaseOptions().ConnectionString).Database;
+    public static readonly string SystemDatabase = new MySqlConnector.MySqlConnectionStringBuilder(new Database.DatabaseOptions().ConnectionString).Database;
 
     /// <summary>rabbitmqctl's environment for the first node, once asked (<see cref="RabbitMqCtlAsync"/>).</summary>
     private Dictionary<string, string>? _firstNode;

@@ -43,10 +43,9 @@ public sealed class PreviousWriter(SystemFaults faults, string repository, strin
         await ExternalCommand.OutputAsync("tar", ["-xf", archive, "-C", folder], cancellationToken);
         File.Delete(archive);
         log.WriteLine($"building the writer of {added[..7]}^ (before the newest migration) in {folder}");
-        var build = await ExternalCommand.RunAsync("dotnet", ["build", Path.Combine(folder, "src", "Supermarket.PurchasesWriter"), "-c", "Release", "-v", "q", "-nologo"],
-            cancellationToken, patience: TimeSpan.FromMinutes(10));
-        await File.WriteAllTextAsync(Path.Combine(folder, "build.log"), build.Output + build.Errors, cancellationToken);
-        if (build.ExitCode != 0)
+        var built = await ExternalCommand.RunLoggedAsync("dotnet", ["build", Path.Combine(folder, "src", "Supermarket.PurchasesWriter"), "-c", "Release", "-v", "q", "-nologo"],
+            Path.Combine(folder, "build.log"), TimeSpan.FromMinutes(10), cancellationToken);
+        if (built != 0)
         {
             throw new InvalidOperationException($"building the previous writer failed; see {Path.Combine(folder, "build.log")}");
         }

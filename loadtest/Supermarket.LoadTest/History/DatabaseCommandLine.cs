@@ -1,5 +1,4 @@
 using System.CommandLine;
-using Supermarket.Database;
 using Supermarket.Database.LoadTest;
 using Supermarket.Faults;
 
@@ -16,8 +15,7 @@ public sealed class DatabaseCommandLine
         empty.SetAction(async (_, cancel) =>
         {
             var repository = Repository.Root() ?? throw new InvalidOperationException("the database command runs from a clone (no Supermarket.sln above it)");
-            var database = new MySqlConnector.MySqlConnectionStringBuilder(new DatabaseOptions().ConnectionString).Database;
-            await new SystemFaults(new AspireCli(repository)).DatabaseAsync(MeasuringStatements.EmptyDatabase(database), cancel);
+            await new SystemFaults(new AspireCli(repository)).DatabaseAsync(MeasuringStatements.EmptyDatabase(SystemFaults.SystemDatabase), cancel);
             return 0;
         });
         Command = new Command("database", "the system's database, as its operator") { empty };

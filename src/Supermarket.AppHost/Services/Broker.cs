@@ -36,21 +36,21 @@ public static class Broker
             .OnBeforeResourceStarted((_, _, cancellation) => StopStrayEpmdAsync(cancellation));
         // Every node reads the definitions at its boot; they are written once, by whichever node starts first, and
         // the cluster's cookie with them. Nothing is written while the model is only built (a test, a publish).
-        var definitions = MachineAccounts.StateFolder("rabbitmq-definitions.json");
+        var definitionsPath = MachineAccounts.StateFolder("rabbitmq-definitions.json");
         var first = new BrokerOptions().Port;
         var nodes = topology.BrokerNodes == 1
             ? [new BrokerNode("rabbitmq", "rabbit@localhost", first, BrokerNode.FirstManagementPort, MachineAccounts.StateFolder("rabbitmq"), MachineAccounts.StateFolder("rabbitmq"))]
             : Enumerable.Range(1, topology.BrokerNodes).Select(n => new BrokerNode($"rabbitmq-{n}", $"rabbit{n}@localhost", first + n - 1,
                 BrokerNode.FirstManagementPort + n - 1, MachineAccounts.StateFolder($"rabbitmq-cluster/node{n}"), MachineAccounts.StateFolder("rabbitmq-cluster"))).ToList();
-        var shared = new Lazy<Task>(() =>
+        var definitions = new Lazy<string>(() =>
         {
-            WriteDefinitions(builder, accounts, definitions);
+            WriteDefinitions(builder, accounts, definitionsPath);
             if (nodes.Count > 1)
             {
                 WriteClusterCookie(nodes[0].Home);
             }
 
-            return Task.CompletedTask;
+            return definitionsPath;
         }, LazyThreadSafetyMode.ExecutionAndPublication);
 
         return [.. nodes.Select(node =>
@@ -72,10 +72,10 @@ public static class Broker
                 .WithHttpEndpoint(port: node.ManagementPort, name: "management", isProxied: false)
                 .WithHealthCheck(node.Resource)
                 .WaitFor(epmd)
-                .OnBeforeResourceStarted(async (_, _, _) =>
+                .OnBeforeResourceStarted((_, _, _) =>
                 {
-                    await shared.Value;
-                    WriteConfiguration(node, nodes, definitions);
+                    WriteConfiguration(node, nodes, definitions.Value);
+                    return Task.CompletedTask;
                 });
             return (resource, node);
         })];
