@@ -45,26 +45,21 @@ public sealed class DashboardTests(TestedAppHost appHost, ITestOutputHelper outp
 
         // The login token in the address signs the browser in; the resources page follows.
         await page.GotoAsync(dashboard.ToString());
-        foreach (var (name, state, health, exitCode) in processes)
+        var shots = Directory.CreateDirectory(Path.Combine(AppContext.BaseDirectory, "dashboard")).FullName;
+        try
         {
-            var row = page.Locator("tr.resource-row").Filter(new() { Has = page.Locator($"td[title$=': {name}']") });
-            await Assertions.Expect(row).ToHaveCountAsync(1, new() { Timeout = 30_000 });
-            // The steps that run once (MariaDB's set-up, the migration) have finished, and well.
-            var expected = OneShots.Contains(name) ? "Finished" : "Running";
-            Assert.True(expected == "Running" || exitCode == 0, $"{name} ended with exit code {exitCode}");
-            // The state's cell reads the state (and a count of error logs, if any); a running one's title says
-            // Running only while it is healthy.
-            var stateCell = row.Locator("td[col-index='2']");
-            await Assertions.Expect(stateCell).ToHaveTextAsync(new Regex($@"^\s*{expected}\b"), new() { Timeout = 30_000 });
-            if (expected == "Running")
-            {
-                await Assertions.Expect(stateCell).ToHaveAttributeAsync("title", "Running", new() { Timeout = 30_000 });
-            }
-
-            Assert.True(expected == "Finished" || health == "Healthy", $"{name} is {state}, {health ?? "without a health check"}");
+            await ExpectEveryResourceAsync(page, processes);
+        }
+        catch (PlaywrightException)
+        {
+            // What the browser showed instead, for the failure's report.
+            var failed = Path.Combine(shots, "resources-failed.png");
+            await page.ScreenshotAsync(new() { Path = failed });
+            output.WriteLine($"the page at {page.Url} ({failed}) read: {await page.InnerTextAsync("body")}");
+            throw;
         }
 
-        var resources = Path.Combine(Directory.CreateDirectory(Path.Combine(AppContext.BaseDirectory, "dashboard")).FullName, "resources.png");
+        var resources = Path.Combine(shots, "resources.png");
         await page.ScreenshotAsync(new() { Path = resources });
 
         // The trace, as the dashboard shows it: spans of the API and of the writer's transaction. Telemetry is
@@ -83,5 +78,28 @@ public sealed class DashboardTests(TestedAppHost appHost, ITestOutputHelper outp
 
         Assert.Contains("purchases-writer", shown, StringComparison.Ordinal);
         Assert.Contains("POST", shown, StringComparison.Ordinal);
+    }
+
+    /// <summary>Every resource in its row, in the state the AppHost reports, healthy where it has a health check.</summary>
+    private static async Task ExpectEveryResourceAsync(IPage page, IEnumerable<(string Name, string State, string? Health, int? ExitCode)> processes)
+    {
+        foreach (var (name, state, health, exitCode) in processes)
+        {
+            var row = page.Locator("tr.resource-row").Filter(new() { Has = page.Locator($"td[title$=': {name}']") });
+            await Assertions.Expect(row).ToHaveCountAsync(1, new() { Timeout = 30_000 });
+            // The steps that run once (MariaDB's set-up, the migration) have finished, and well.
+            var expected = OneShots.Contains(name) ? "Finished" : "Running";
+            Assert.True(expected == "Running" || exitCode == 0, $"{name} ended with exit code {exitCode}");
+            // The state's cell reads the state (and a count of error logs, if any); a running one's title says
+            // Running only while it is healthy.
+            var stateCell = row.Locator("td[col-index='2']");
+            await Assertions.Expect(stateCell).ToHaveTextAsync(new Regex($@"^\s*{expected}\b"), new() { Timeout = 30_000 });
+            if (expected == "Running")
+            {
+                await Assertions.Expect(stateCell).ToHaveAttributeAsync("title", "Running", new() { Timeout = 30_000 });
+            }
+
+            Assert.True(expected == "Finished" || health == "Healthy", $"{name} is {state}, {health ?? "without a health check"}");
+        }
     }
 }
