@@ -73,10 +73,12 @@ else
   failed=$((failed + 1)); status=1
 fi
 
-# The chaos days hold 21,600 purchases (14,400 in containers) over 32 tills: a till waits for each 201, so twice the
-# tills of 16 shorten each day (57-75 s instead of 77-92) and keep twice as many purchases in flight through each fault.
+# The chaos days run 32 tills: a till waits for each 201, so twice the tills of 16 shorten each day and keep twice as
+# many purchases in flight through each fault. On one node a day holds 11,520 purchases: its faults are over 9 s into
+# it, and the purchases after them still take most of the day. The cluster's (21,600) outlast a 25 s pause and the
+# recovery after it; the containers' hold 14,400.
 step "a short chaos run: each fault once, small load (./run.sh chaos; the full run is in docs/reliability.md)"
-if "$ROOT/run.sh" chaos --stores 32 --purchases-per-hour 75 --fault-after 4 --fault-for 5; then
+if "$ROOT/run.sh" chaos --stores 32 --purchases-per-hour 40 --fault-after 4 --fault-for 5; then
   passed=$((passed + 1))
 else
   failed=$((failed + 1)); status=1
