@@ -3,7 +3,7 @@ using BenchmarkDotNet.Exporters.Json;
 using BenchmarkDotNet.Running;
 
 // dotnet run -c Release --project benchmarks/Supermarket.Benchmarks -- --filter '*'            (full run)
-// dotnet run -c Release --project benchmarks/Supermarket.Benchmarks -- --filter '*' --job short (a few minutes)
+// dotnet run -c Release --project benchmarks/Supermarket.Benchmarks -- --filter '*' --job short (about a minute)
 // The default config already exports GitHub markdown; JSON is added for tooling.
 var config = DefaultConfig.Instance.AddExporter(JsonExporter.Full);
 var summaries = BenchmarkSwitcher.FromAssembly(typeof(Supermarket.Benchmarks.SalesMatrixBenchmarks).Assembly).Run(args, config).ToArray();

@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Reflection;
 using System.Text.RegularExpressions;
 using MassTransit;
@@ -30,6 +31,29 @@ public sealed partial class NamingTests
         var shared = SupermarketTypes().GroupBy(type => type.Name).Where(group => group.Count() > 1)
             .Select(group => string.Join(", ", group.Select(type => type.FullName)));
 
+        Assert.Empty(shared);
+    }
+
+    /// <summary>The same across the sources, tests and tools included, which no shipped assembly holds: a top-level
+    /// type's declaration (file-scoped namespaces: it starts its line) names one type, or parts of one.</summary>
+    [Fact]
+    public void No_two_types_in_the_sources_share_a_name_tests_included()
+    {
+        var root = ComposeFile.RepositoryRoot();
+        var declared = new[] { "src", "tests", "loadtest", "benchmarks", "tools" }
+            .SelectMany(folder => Directory.EnumerateFiles(Path.Combine(root, folder), "*.cs", SearchOption.AllDirectories))
+            .Where(file => !file.Split(Path.DirectorySeparatorChar).Any(part => part is "bin" or "obj"))
+            .SelectMany(file =>
+            {
+                var text = File.ReadAllText(file);
+                var space = FileNamespace().Match(text).Groups["name"].Value;
+                return TopLevelType().Matches(text).Select(match => (Name: match.Groups["name"].Value, FullName: $"{space}.{match.Groups["name"].Value}"));
+            })
+            .ToList();
+        var shared = declared.GroupBy(type => type.Name).Where(group => group.Select(type => type.FullName).Distinct().Count() > 1)
+            .Select(group => string.Join(", ", group.Select(type => type.FullName).Distinct()));
+
+        Assert.True(declared.Count > 100, $"found {declared.Count} types only");
         Assert.Empty(shared);
     }
 
@@ -78,6 +102,108 @@ public sealed partial class NamingTests
         Assert.Empty(unnamed);
     }
 
+    /// <summary>The other way: each setting the page names with its default, "`Name` (default…)", is a setting of its
+    /// section's options class, and the default it gives is the class's own (written as the page writes it: 5 s, 50
+    /// ms, 2 min or 00:00:10; 16 KiB; true; `text`; empty). A setting renamed, removed or given a new default in code
+    /// fails here until the page says so too.</summary>
+    [Fact]
+    public void Every_default_the_settings_page_gives_is_its_options_class_default()
+    {
+        var rows = File.ReadLines(Path.Combine(ComposeFile.RepositoryRoot(), "docs", "settings.md"))
+            .Select(line => (Line: line, Match: SettingsRow().Match(line))).Where(row => row.Match.Success)
+            .ToDictionary(row => row.Match.Groups["section"].Value, row => row.Line);
+        var classes = SupermarketTypes()
+            .Select(type => (Type: type, Section: type.GetField("Section", BindingFlags.Public | BindingFlags.Static)?.GetRawConstantValue() as string))
+            .Where(options => options.Section is not null && rows.ContainsKey(options.Section))
+            .ToList();
+        Assert.NotEmpty(classes);
+
+        var wrong = new List<string>();
+        foreach (var (type, section) in classes)
+        {
+            var defaults = Activator.CreateInstance(type)!;
+            foreach (Match given in SettingWithDefault().Matches(rows[section!]))
+            {
+                var name = given.Groups["name"].Value;
+                var property = type.GetProperty(name, BindingFlags.Public | BindingFlags.Instance);
+                if (property is null)
+                {
+                    wrong.Add($"{section}:{name} is not a setting of {type.Name}");
+                    continue;
+                }
+
+                var written = given.Groups["default"].Value;
+                var value = property.GetValue(defaults);
+                if (value is not null && !AsThePageWritesIt(value).Any(form => StartsWithWhole(written, form)))
+                {
+                    wrong.Add($"{section}:{name} reads ({written[..Math.Min(written.Length, 40)]}…), its class default is {string.Join(" or ", AsThePageWritesIt(value))}");
+                }
+            }
+        }
+
+        Assert.Empty(wrong);
+    }
+
+    private static IEnumerable<string> AsThePageWritesIt(object value)
+    {
+        switch (value)
+        {
+            case TimeSpan span:
+                yield return span.ToString("c", CultureInfo.InvariantCulture);
+                if (span < TimeSpan.FromSeconds(1))
+                {
+                    yield return $"{span.TotalMilliseconds.ToString(CultureInfo.InvariantCulture)} ms";
+                }
+                else if (span < TimeSpan.FromMinutes(1))
+                {
+                    yield return $"{span.TotalSeconds.ToString(CultureInfo.InvariantCulture)} s";
+                }
+                else
+                {
+                    yield return $"{span.TotalMinutes.ToString(CultureInfo.InvariantCulture)} min";
+                }
+
+                break;
+            case bool flag:
+                yield return flag ? "true" : "false";
+                break;
+            case string text when text.Length == 0:
+                // An empty secret is none: the page says the process does not start without one.
+                yield return "empty";
+                yield return "no default";
+                break;
+            case string text:
+                yield return text;
+                yield return $"`{text}`";
+                break;
+            case int or long when Convert.ToInt64(value, CultureInfo.InvariantCulture) is var number && number % 1024 == 0 && number > 0:
+                yield return number.ToString(CultureInfo.InvariantCulture);
+                yield return $"{number / 1024} KiB";
+                break;
+            case Enum choice:
+                yield return choice.ToString();
+                yield return $"`{choice}`";
+                break;
+            default:
+                yield return Convert.ToString(value, CultureInfo.InvariantCulture)!;
+                break;
+        }
+    }
+
+    // "10" is not how "100" starts.
+    private static bool StartsWithWhole(string written, string form) =>
+        written.StartsWith(form, StringComparison.Ordinal) && (written.Length == form.Length || !char.IsLetterOrDigit(written[form.Length]));
+
     [GeneratedRegex(@"^\| `(?<section>[A-Za-z:]+)` \| ")]
     private static partial Regex SettingsRow();
+
+    // A setting and what follows its opening parenthesis, up to the next setting or the end of its cell.
+    [GeneratedRegex(@"`(?<name>[A-Z][A-Za-z]+)` \((?<default>[^|]*?)(?=`[A-Z][A-Za-z]+` \(|\||$)")]
+    private static partial Regex SettingWithDefault();
+
+    [GeneratedRegex(@"^namespace (?<name>[\w.]+);", RegexOptions.Multiline)]
+    private static partial Regex FileNamespace();
+
+    [GeneratedRegex(@"^(?:\[[^\]]*\]\s*)?(?:(?:public|internal|file|static|sealed|abstract|partial|readonly|ref|unsafe)\s+)*(?:class|record(?:\s+struct|\s+class)?|struct|interface|enum)\s+(?<name>\w+)", RegexOptions.Multiline)]
+    private static partial Regex TopLevelType();
 }

@@ -34,12 +34,12 @@ public sealed class ExactSalesTests(SupermarketSystem system, TestedAppHost appH
 
         (int, long)[] expected = [(item, 2_200_000_000)];
         Assert.Equal(expected, await Eventually.UntilAsync(() => TestDatabase.TopItemsAsync(store), got => got.SequenceEqual(expected)));
-        Assert.Equal(expected, await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(expected)));
-        Assert.Contains((store, 2_200_000_000L), await SalesAnswers.TopStoresAsync(system.Api, item));
+        Assert.Equal(expected, await Eventually.UntilAsync(() => InsightAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(expected)));
+        Assert.Contains((store, 2_200_000_000L), await InsightAnswers.TopStoresAsync(system.Api, item));
 
         await system.StopStoreAsync();
         await system.StartStoreAsync();
-        Assert.Equal(expected, await SalesAnswers.TopItemsAsync(system.Api, store));
+        Assert.Equal(expected, await InsightAnswers.TopItemsAsync(system.Api, store));
     }
 
     [Fact]
@@ -67,7 +67,7 @@ public sealed class ExactSalesTests(SupermarketSystem system, TestedAppHost appH
         // A later purchase at the store, then MySQL and the matrix: the first purchase alone, with its one line.
         await Purchases.RecordAsync(system.Api, store, 499003, "20210301", (33333, 2));
         (int, long)[] expected = [(33333, 2), (11111, 1)];
-        Assert.Equal(expected, await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(expected)));
+        Assert.Equal(expected, await Eventually.UntilAsync(() => InsightAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(expected)));
         Assert.Equal(expected, await TestDatabase.TopItemsAsync(store));
         Assert.Equal(1, await TestDatabase.CountLinesAsync(id));
     }
@@ -100,7 +100,7 @@ public sealed class ExactSalesTests(SupermarketSystem system, TestedAppHost appH
         await starting;
         (int, long)[] expected = [(44003, 300), (44002, 210), (44001, 20)];
         Assert.Equal(expected, await TestDatabase.TopItemsAsync(store));
-        Assert.Equal(expected, await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(expected)));
+        Assert.Equal(expected, await Eventually.UntilAsync(() => InsightAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(expected)));
     }
 
     [Fact]
@@ -118,12 +118,12 @@ public sealed class ExactSalesTests(SupermarketSystem system, TestedAppHost appH
         await Purchases.RecordAsync(system.Api, store, 495001, "20210301", (45003, 1));
 
         (int, long)[] expected = [(45001, 3), (45003, 1)];
-        Assert.Equal(expected, await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(expected)));
+        Assert.Equal(expected, await Eventually.UntilAsync(() => InsightAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(expected)));
         Assert.Equal(expected, await TestDatabase.TopItemsAsync(store));
         // The writer put its lines in the ledger once, so a start from the ledger agrees too.
         await system.StopStoreAsync();
         await system.StartStoreAsync();
-        Assert.Equal(expected, await SalesAnswers.TopItemsAsync(system.Api, store));
+        Assert.Equal(expected, await InsightAnswers.TopItemsAsync(system.Api, store));
     }
 
     [Fact]
@@ -227,7 +227,7 @@ public sealed class ExactSalesTests(SupermarketSystem system, TestedAppHost appH
         }
 
         await Purchases.RecordAsync(system.Api, store, 491_000, "20210301", (48001, 4));
-        await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, store), got => got.Length == 1);
+        await Eventually.UntilAsync(() => InsightAnswers.TopItemsAsync(system.Api, store), got => got.Length == 1);
 
         await system.StopStoreAsync(); // saves a checkpoint on the way out
         for (var i = 1; i <= 3; i++)
@@ -239,7 +239,7 @@ public sealed class ExactSalesTests(SupermarketSystem system, TestedAppHost appH
         var entries = await TestDatabase.CountAsync("SELECT COUNT(*) FROM sales_ledger");
         await system.StartStoreAsync();
         (int, long)[] expected = [(48001, 4), (48002, 3)];
-        Assert.Equal(expected, await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(expected)));
+        Assert.Equal(expected, await Eventually.UntilAsync(() => InsightAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(expected)));
 
         // As a deployment sees it (scripts/containers.sh's aggregator scenario reads the same): /health/ready's figures.
         using var http = new HttpClient();

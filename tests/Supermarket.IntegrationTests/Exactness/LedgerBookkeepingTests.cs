@@ -36,7 +36,7 @@ public sealed class LedgerBookkeepingTests(SupermarketSystem system)
 
         await TestDatabase.AssertEachStoredOnceAsync([.. purchases.Select(p => p.PurchaseId)], TimeSpan.FromSeconds(60));
         (int, long)[] counted = [(Item, 3 + 1 + 2 + 3 + 4)];
-        Assert.Equal(counted, await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(counted)));
+        Assert.Equal(counted, await Eventually.UntilAsync(() => InsightAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(counted)));
         Assert.Equal(aside, await BrokerAdministrator.MessagesAsync(Topology.UnstorablePurchasesQueue));
         Assert.Equal(await TestDatabase.CountAsync("SELECT MAX(seq) FROM sales_ledger"), await TestDatabase.CountAsync("SELECT last_seq FROM ledger_head WHERE id = 1"));
         using var writer = new HttpClient { BaseAddress = system.WriterUrl };
@@ -75,7 +75,7 @@ public sealed class LedgerBookkeepingTests(SupermarketSystem system)
         // Counted only if the aggregator read on past the hole: had the repair jumped to last + 4, seqs last + 1..last + 3
         // would never be written and it would wait at last + 2 for good.
         (int, long)[] counted = [(Item, 3 + quantities.Sum())];
-        Assert.Equal(counted, await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(counted)));
+        Assert.Equal(counted, await Eventually.UntilAsync(() => InsightAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(counted)));
         Assert.Equal(0, await TestDatabase.CountAsync(
             "SELECT COUNT(*) FROM sales_ledger l WHERE l.seq > @last AND l.seq < (SELECT MAX(seq) FROM sales_ledger) AND NOT EXISTS (SELECT 1 FROM sales_ledger n WHERE n.seq = l.seq + 1)",
             new { last }));

@@ -156,7 +156,7 @@ public sealed class SupermarketSystem : IAsyncLifetime
         // default 30 s after a broker restart (BrokerOutageTests, in a clean clone's CI run).
         (int, long)[] expected = [(store, probe)];
         var recovery = TimeSpan.FromSeconds(90);
-        var counted = await Eventually.UntilAsync(() => SalesAnswers.TopStoresAsync(Api, item, within: recovery), got => got.SequenceEqual(expected), recovery);
+        var counted = await Eventually.UntilAsync(() => InsightAnswers.TopStoresAsync(Api, item, within: recovery), got => got.SequenceEqual(expected), recovery);
         Assert.Equal(expected, counted);
 
         // A history page travels its own way: to the writer's history endpoint, which reconnects after a broker restart

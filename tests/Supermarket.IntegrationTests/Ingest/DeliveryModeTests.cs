@@ -22,7 +22,7 @@ public sealed class DeliveryModeTests(SupermarketSystem system)
         var stored = await Eventually.UntilAsync(() => TestDatabase.FindAsync(id), found => found is not null);
         Assert.NotNull(stored);
         Assert.Equal([(77, 2)], stored.Lines);
-        var counted = await Eventually.UntilAsync(() => SalesAnswers.TopStoresAsync(system.Api, 77), stores => stores.Contains((store, 2L)));
+        var counted = await Eventually.UntilAsync(() => InsightAnswers.TopStoresAsync(system.Api, 77), stores => stores.Contains((store, 2L)));
         Assert.Contains((store, 2L), counted);
     }
 }

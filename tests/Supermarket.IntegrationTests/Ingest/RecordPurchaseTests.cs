@@ -92,10 +92,10 @@ public sealed class RecordPurchaseTests(SupermarketSystem system)
         Assert.Equal(PurchaseIds.ForIdempotencyKey(store, new DateOnly(2021, 1, 1), "till-1/0001"), id);
 
         await Eventually.UntilAsync(() => TestDatabase.CountPurchasesAsync(id), count => count > 0);
-        await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, store), got => got.Length > 0);
+        await Eventually.UntilAsync(() => InsightAnswers.TopItemsAsync(system.Api, store), got => got.Length > 0);
         await Task.Delay(TimeSpan.FromSeconds(1));
         Assert.Equal(1, await TestDatabase.CountPurchasesAsync(id));
-        Assert.Equal([(81001, 3L)], await SalesAnswers.TopItemsAsync(system.Api, store));
+        Assert.Equal([(81001, 3L)], await InsightAnswers.TopItemsAsync(system.Api, store));
     }
 
     [Theory]

@@ -23,24 +23,24 @@ public sealed class SalesInsightTests(SupermarketSystem system)
         }
 
         (int, long)[] expectedItems = [.. Enumerable.Range(3, 10).Reverse().Select(i => (90000 + i, (long)i))];
-        var items = await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, 301), got => got.SequenceEqual(expectedItems));
+        var items = await Eventually.UntilAsync(() => InsightAnswers.TopItemsAsync(system.Api, 301), got => got.SequenceEqual(expectedItems));
         Assert.Equal(expectedItems, items);
 
         (int, long)[] expectedStores = [(307, 7), (306, 6), (305, 5), (304, 4), (303, 3)];
-        var stores = await Eventually.UntilAsync(() => SalesAnswers.TopStoresAsync(system.Api, 90001), got => got.SequenceEqual(expectedStores));
+        var stores = await Eventually.UntilAsync(() => InsightAnswers.TopStoresAsync(system.Api, 90001), got => got.SequenceEqual(expectedStores));
         Assert.Equal(expectedStores, stores);
-        Assert.Equal(expectedStores, await SalesAnswers.TopStoresAsync(system.Api, 90001, path: "top5"));
+        Assert.Equal(expectedStores, await InsightAnswers.TopStoresAsync(system.Api, 90001, path: "top5"));
 
         // Ties break by the lower store id.
         (int, long)[] tied = [(302, 1), (303, 1), (304, 1), (305, 1), (306, 1)];
-        Assert.Equal(tied, await Eventually.UntilAsync(() => SalesAnswers.TopStoresAsync(system.Api, 90013), got => got.SequenceEqual(tied)));
+        Assert.Equal(tied, await Eventually.UntilAsync(() => InsightAnswers.TopStoresAsync(system.Api, 90013), got => got.SequenceEqual(tied)));
     }
 
     [Fact]
     public async Task No_sales_is_an_empty_list_and_bad_ids_are_400()
     {
-        Assert.Empty(await SalesAnswers.TopItemsAsync(system.Api, 511));
-        Assert.Empty(await SalesAnswers.TopStoresAsync(system.Api, 99999));
+        Assert.Empty(await InsightAnswers.TopItemsAsync(system.Api, 511));
+        Assert.Empty(await InsightAnswers.TopStoresAsync(system.Api, 99999));
 
         foreach (var path in new[] { "/items/store/0", "/items/store/513", "/items/store/x", "/items/top10/0", "/items/top10/100001", "/items/top5/abc" })
         {
@@ -65,7 +65,7 @@ public sealed class SalesInsightTests(SupermarketSystem system)
         }
 
         await Post(401001, (80001, 5), (80002, 3));
-        await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, store), got => got.Length == 2);
+        await Eventually.UntilAsync(() => InsightAnswers.TopItemsAsync(system.Api, store), got => got.Length == 2);
 
         await system.StopStoreAsync();
         // While the aggregator is down, these wait in its queue and are also written to MySQL: on restart they are
@@ -80,11 +80,11 @@ public sealed class SalesInsightTests(SupermarketSystem system)
         await Post(401200, (80004, 4));
 
         var truth = expected.OrderByDescending(e => e.Value).ThenBy(e => e.Key).Select(e => (e.Key, e.Value)).ToArray();
-        var items = await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(truth));
+        var items = await Eventually.UntilAsync(() => InsightAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(truth));
         Assert.Equal(truth, items);
         // And it stays right once the queue has drained: nothing arrives later to count twice.
         await Task.Delay(TimeSpan.FromSeconds(1));
-        Assert.Equal(truth, await SalesAnswers.TopItemsAsync(system.Api, store));
+        Assert.Equal(truth, await InsightAnswers.TopItemsAsync(system.Api, store));
     }
 
     [Fact]
@@ -93,7 +93,7 @@ public sealed class SalesInsightTests(SupermarketSystem system)
         const int store = 421;
         await Purchases.RecordAsync(system.Api, store, 421001, "20210101", (82001, 1));
         (int, long)[] before = [(82001, 1)];
-        Assert.Equal(before, await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(before)));
+        Assert.Equal(before, await Eventually.UntilAsync(() => InsightAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(before)));
 
         await system.StopWriterAsync();
         try
@@ -105,7 +105,7 @@ public sealed class SalesInsightTests(SupermarketSystem system)
 
             // Accepted and queued for the writer, but not stored: not counted yet.
             await Task.Delay(TimeSpan.FromSeconds(1));
-            Assert.Equal(before, await SalesAnswers.TopItemsAsync(system.Api, store));
+            Assert.Equal(before, await InsightAnswers.TopItemsAsync(system.Api, store));
 
             // The aggregator is lost and replaced while the writer is behind; nothing it had counted is lost.
             await system.StopStoreAsync();
@@ -117,9 +117,9 @@ public sealed class SalesInsightTests(SupermarketSystem system)
         }
 
         (int, long)[] after = [(82002, 6), (82001, 1)];
-        Assert.Equal(after, await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(after)));
+        Assert.Equal(after, await Eventually.UntilAsync(() => InsightAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(after)));
         await Task.Delay(TimeSpan.FromSeconds(1));
-        Assert.Equal(after, await SalesAnswers.TopItemsAsync(system.Api, store));
+        Assert.Equal(after, await InsightAnswers.TopItemsAsync(system.Api, store));
     }
 
     [Fact]

@@ -38,9 +38,9 @@ public sealed class SalesShardTests(SupermarketSystem system) : IAsyncLifetime
         (int, long)[] items = [(FirstShardItem, 7), (SecondShardItem, 5), (OtherSecondShardItem, 1)];
         (int, long)[] stores = [(Store + 1, 9), (Store, 5)];
 
-        Assert.Equal(items, await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(_sharded, Store), got => got.SequenceEqual(items)));
-        Assert.Equal(items, await SalesAnswers.TopItemsAsync(system.Api, Store));
-        Assert.Equal(stores, await Eventually.UntilAsync(() => SalesAnswers.TopStoresAsync(_sharded, SecondShardItem), got => got.SequenceEqual(stores)));
+        Assert.Equal(items, await Eventually.UntilAsync(() => InsightAnswers.TopItemsAsync(_sharded, Store), got => got.SequenceEqual(items)));
+        Assert.Equal(items, await InsightAnswers.TopItemsAsync(system.Api, Store));
+        Assert.Equal(stores, await Eventually.UntilAsync(() => InsightAnswers.TopStoresAsync(_sharded, SecondShardItem), got => got.SequenceEqual(stores)));
 
         // One of the second shard's two replicas stops: the other answers every question, none of them wrong.
         await _aggregators[2].StopAsync();
@@ -51,8 +51,8 @@ public sealed class SalesShardTests(SupermarketSystem system) : IAsyncLifetime
                 Assert.Equal(HttpStatusCode.OK, (await _sharded.GetAsync(path)).StatusCode);
             }
 
-            Assert.Equal(items, await SalesAnswers.TopItemsAsync(_sharded, Store));
-            Assert.Equal(stores, await SalesAnswers.TopStoresAsync(_sharded, SecondShardItem));
+            Assert.Equal(items, await InsightAnswers.TopItemsAsync(_sharded, Store));
+            Assert.Equal(stores, await InsightAnswers.TopStoresAsync(_sharded, SecondShardItem));
         }
 
         // The whole first shard stops: a store's top items need it and are refused, an item of the other shard is not.
@@ -63,13 +63,13 @@ public sealed class SalesShardTests(SupermarketSystem system) : IAsyncLifetime
         Assert.NotNull(refused.Headers.RetryAfter);
         Assert.Contains("1-50000", await refused.Content.ReadAsStringAsync(), StringComparison.Ordinal);
         Assert.Equal(HttpStatusCode.ServiceUnavailable, (await _sharded.GetAsync($"/items/top10/{FirstShardItem}")).StatusCode);
-        Assert.Equal(stores, await SalesAnswers.TopStoresAsync(_sharded, SecondShardItem));
+        Assert.Equal(stores, await InsightAnswers.TopStoresAsync(_sharded, SecondShardItem));
 
         // Back, from its checkpoint or the ledger: exact again, with what was stored meanwhile.
         await Purchases.RecordAsync(system.Api, Store, 474003, "20210101", (FirstShardItem, 1));
         _aggregators.Add(await StartShardAsync(1));
         (int, long)[] after = [(FirstShardItem, 8), (SecondShardItem, 5), (OtherSecondShardItem, 1)];
-        Assert.Equal(after, await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(_sharded, Store), got => got.SequenceEqual(after)));
+        Assert.Equal(after, await Eventually.UntilAsync(() => InsightAnswers.TopItemsAsync(_sharded, Store), got => got.SequenceEqual(after)));
     }
 
     private static async Task<RunningWorker> StartShardAsync(int shard)

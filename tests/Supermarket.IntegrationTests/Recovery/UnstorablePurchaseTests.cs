@@ -36,7 +36,7 @@ public sealed class UnstorablePurchaseTests(SupermarketSystem system)
 
             await TestDatabase.AssertEachStoredOnceAsync([.. others.Select(p => p.PurchaseId)], TimeSpan.FromSeconds(60));
             (int, long)[] counted = [(Item, 1 + 2 + 3 + 4)];
-            Assert.Equal(counted, await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, OtherStore), got => got.SequenceEqual(counted)));
+            Assert.Equal(counted, await Eventually.UntilAsync(() => InsightAnswers.TopItemsAsync(system.Api, OtherStore), got => got.SequenceEqual(counted)));
             Assert.Equal(asideBefore + 1, await Eventually.UntilAsync(() => BrokerAdministrator.MessagesAsync(aside), count => count > asideBefore));
             Assert.Equal(0, await TestDatabase.CountPurchasesAsync(refused.PurchaseId));
             Assert.Equal(errorsBefore, await BrokerAdministrator.MessagesAsync(errors));
@@ -54,7 +54,7 @@ public sealed class UnstorablePurchaseTests(SupermarketSystem system)
         Assert.Equal(1u, await replay.ReplayAsync(TestSettings.VirtualHost, CancellationToken.None));
         await TestDatabase.AssertEachStoredOnceAsync([refused.PurchaseId], TimeSpan.FromSeconds(60));
         (int, long)[] expected = [(Item, 7)];
-        Assert.Equal(expected, await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, RefusedStore), got => got.SequenceEqual(expected)));
+        Assert.Equal(expected, await Eventually.UntilAsync(() => InsightAnswers.TopItemsAsync(system.Api, RefusedStore), got => got.SequenceEqual(expected)));
         Assert.Equal(expected, await TestDatabase.TopItemsAsync(RefusedStore));
         Assert.Equal(0u, await BrokerAdministrator.MessagesAsync(aside));
     }

@@ -31,7 +31,7 @@ public sealed class PacketLimitTests(SupermarketSystem system, TestedAppHost app
 
             await TestDatabase.AssertEachStoredOnceAsync([.. purchases.Select(p => p.PurchaseId)], TimeSpan.FromSeconds(60));
             (int, long)[] counted = [(Item, 400L * 100 * 9_999)];
-            Assert.Equal(counted, await Eventually.UntilAsync(() => SalesAnswers.TopItemsAsync(system.Api, Store), got => got.SequenceEqual(counted)));
+            Assert.Equal(counted, await Eventually.UntilAsync(() => InsightAnswers.TopItemsAsync(system.Api, Store), got => got.SequenceEqual(counted)));
         }
         finally
         {

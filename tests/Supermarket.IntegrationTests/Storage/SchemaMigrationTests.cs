@@ -18,7 +18,7 @@ public sealed class SchemaMigrationTests
         InvalidOperationException refused;
         // Another step, in the middle of its migration, on a session of its own that ends with it. A pooled connection
         // kept the lock after its disposal, idle in the pool until something reused it, and a later test's migration
-        // waited for it (HistoryFillTests hung for 3 minutes in a full run, 2026-11-26).
+        // waited for it (the integration tests' history fill test hung for 3 minutes in a full run, 2026-11-26).
         await using (var migrating = new MySqlConnection(Unpooled(TestSettings.OwnerConnectionString())))
         {
             await migrating.OpenAsync();

@@ -4,7 +4,7 @@ using Supermarket.LoadTest.History;
 namespace Supermarket.LoadTest.Tests.History;
 
 /// <summary>What the history filler refuses before it touches the database (its filling is tested on MariaDB, in the
-/// integration tests' HistoryFillTests).</summary>
+/// integration tests' HistoryFillOnMariaDbTests).</summary>
 public sealed class HistoryFillTests
 {
     /// <summary>The filler writes rows straight to MySQL, past the API's check of the store: a store beyond the catalog

@@ -18,7 +18,7 @@ namespace Supermarket.IntegrationTests.LoadTest;
 /// <summary>The history filler on MariaDB, in a database of its own: each day stored once, with sales ledger entries
 /// that hold exactly its sales, readable by the writer's own history reader, and a fill cut short goes on where it
 /// stopped.</summary>
-public sealed class HistoryFillTests
+public sealed class HistoryFillOnMariaDbTests
 {
     private const string Database = TestSettings.DatabaseName + "_history_fill";
     private static readonly Chain Tiny = new() { Stores = 4, PurchasesPerHour = 10, Hours = 2, Date = "20180210" };

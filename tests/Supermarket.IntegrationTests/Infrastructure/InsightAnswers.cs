@@ -4,7 +4,7 @@ using System.Text.Json;
 namespace Supermarket.IntegrationTests.Infrastructure;
 
 /// <summary>Reads the insight endpoints' answers in the course's shapes.</summary>
-public static class SalesAnswers
+public static class InsightAnswers
 {
     public static async Task<(int ItemId, long Units)[]> TopItemsAsync(HttpClient api, int store)
     {

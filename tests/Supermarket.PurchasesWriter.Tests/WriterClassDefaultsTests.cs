@@ -13,7 +13,7 @@ namespace Supermarket.PurchasesWriter.Tests;
 /// Each default lives in its options class, and appsettings carry only what differs from it: so the class defaults
 /// alone, with nothing but the secrets that have none, must pass every rule the service checks at start.
 /// </summary>
-public sealed class ClassDefaultsTests
+public sealed class WriterClassDefaultsTests
 {
     [Fact]
     public void The_writer_starts_on_its_class_defaults()

@@ -9,8 +9,8 @@ using Supermarket.SalesAggregator.Questions;
 namespace Supermarket.SalesAggregator.Tests;
 
 /// <summary>The aggregator's class defaults alone, with only the secrets that have none, pass every rule it checks at
-/// start (see the writer's ClassDefaultsTests).</summary>
-public sealed class ClassDefaultsTests
+/// start (see WriterClassDefaultsTests).</summary>
+public sealed class AggregatorClassDefaultsTests
 {
     [Fact]
     public void The_aggregator_starts_on_its_class_defaults()

@@ -11,9 +11,9 @@ using Supermarket.Messaging;
 namespace Supermarket.Api.Tests;
 
 /// <summary>The API's class defaults and its appsettings.json, with only the secrets that have no default, pass
-/// every rule it checks at start (see the writer's ClassDefaultsTests). No broker is needed to start: the bus keeps
+/// every rule it checks at start (see WriterClassDefaultsTests). No broker is needed to start: the bus keeps
 /// trying to connect meanwhile.</summary>
-public sealed class ClassDefaultsTests
+public sealed class ApiClassDefaultsTests
 {
     [Fact]
     public async Task The_api_starts_on_its_class_defaults()
