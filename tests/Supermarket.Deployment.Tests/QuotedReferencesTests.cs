@@ -7,8 +7,8 @@ namespace Supermarket.Deployment.Tests;
 /// verb of one of its scripts, a command of run.sh. A command removed while something still quotes it fails here, not
 /// in front of a user (#58: Swagger's Authorize dialog sent users to a removed <c>./run.sh credential</c>, and typing it
 /// started a load test; the writer's log sent operators to a verb scripts/services.sh did not have). Quoted means in
-/// backticks (Markdown, and the log lines and descriptions that borrow them) or in <c>&lt;c&gt;</c> (XML comments);
-/// prose may tell the history of what is gone.
+/// backticks (Markdown, and the log lines and descriptions that borrow them), in <c>&lt;c&gt;</c> (XML comments) or on
+/// a line of a Markdown code block; prose may tell the history of what is gone.
 /// </summary>
 public sealed partial class QuotedReferencesTests
 {
@@ -142,9 +142,33 @@ public sealed partial class QuotedReferencesTests
     private static readonly HashSet<string> TextExtensions =
         [".cs", ".sh", ".md", ".yaml", ".yml", ".conf", ".cnf", ".template", ".sql", ".json", ".props", ".targets", ".csproj", ".lua", ".bicep", ".Containerfile"];
 
-    private static IEnumerable<(string Where, string Text)> Quotes(string file) =>
-        File.ReadLines(file).SelectMany((line, index) => Quoted().Matches(line)
-            .Select(match => ($"{Path.GetRelativePath(Root, file)}:{index + 1}", match.Groups["text"].Value)));
+    /// <summary>What a file quotes: text in backticks or <c>&lt;c&gt;</c>, and in Markdown every line of a fenced code
+    /// block, which a reader copies whole.</summary>
+    private static IEnumerable<(string Where, string Text)> Quotes(string file)
+    {
+        var markdown = file.EndsWith(".md", StringComparison.Ordinal);
+        var inCode = false;
+        var number = 0;
+        foreach (var line in File.ReadLines(file))
+        {
+            var where = $"{Path.GetRelativePath(Root, file)}:{++number}";
+            if (markdown && line.TrimStart().StartsWith("```", StringComparison.Ordinal))
+            {
+                inCode = !inCode;
+            }
+            else if (inCode)
+            {
+                yield return (where, line.Trim());
+            }
+            else
+            {
+                foreach (Match match in Quoted().Matches(line))
+                {
+                    yield return (where, match.Groups["text"].Value);
+                }
+            }
+        }
+    }
 
     /// <summary>A word that names something in the repository, as it would be typed from its root; null otherwise
     /// (placeholders, elided paths, the load test's reports, which each run makes).</summary>
