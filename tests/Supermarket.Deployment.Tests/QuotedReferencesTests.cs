@@ -44,6 +44,25 @@ public sealed partial class QuotedReferencesTests
         Assert.Empty(unknown);
     }
 
+    /// <summary>A load-test command quoted as a reader types it (<c>dotnet run --project loadtest/Supermarket.LoadTest --
+    /// fill-history …</c>) is one the load test has: a <c>new Command("…")</c> of its command line.</summary>
+    [Fact]
+    public void Every_load_test_command_quoted_in_the_documentation_and_the_code_exists()
+    {
+        var commands = Directory.EnumerateFiles(Path.Combine(Root, "loadtest", "Supermarket.LoadTest"), "*.cs", SearchOption.AllDirectories)
+            .SelectMany(file => LoadTestCommand().Matches(File.ReadAllText(file)).Select(match => match.Groups["name"].Value))
+            .ToHashSet();
+        Assert.Contains("fill-history", commands);
+
+        var unknown = Documentation().Concat(Code())
+            .SelectMany(Quotes)
+            .SelectMany(quote => LoadTestCommandQuoted().Matches(quote.Text).Select(match => (quote.Where, Command: match.Groups["command"].Value)))
+            .Where(quoted => !commands.Contains(quoted.Command))
+            .Select(quoted => $"{quoted.Where}: {quoted.Command}");
+
+        Assert.Empty(unknown);
+    }
+
     /// <summary>Every link between the README and the pages of docs/ leads somewhere: its file exists and its
     /// <c>#anchor</c> is one of that page's headings as GitHub names them (found: two links to a heading whose date
     /// held a colon).</summary>
@@ -210,4 +229,10 @@ public sealed partial class QuotedReferencesTests
 
     [GeneratedRegex(@"^\s+(?<labels>[a-z][a-z0-9-]*(?:\s*\|\s*[a-z][a-z0-9-]*)*)\)")]
     private static partial Regex CaseLabel();
+
+    [GeneratedRegex(@"new Command\(""(?<name>[a-z][a-z-]*)""")]
+    private static partial Regex LoadTestCommand();
+
+    [GeneratedRegex(@"--project loadtest/Supermarket\.LoadTest\S* -- (?<command>[a-z][a-z-]*)")]
+    private static partial Regex LoadTestCommandQuoted();
 }
