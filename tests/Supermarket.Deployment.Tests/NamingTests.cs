@@ -88,15 +88,11 @@ public sealed partial class NamingTests
     [Fact]
     public void Every_setting_of_an_options_class_is_named_in_its_row_of_the_settings_page()
     {
-        var rows = File.ReadLines(Path.Combine(ComposeFile.RepositoryRoot(), "docs", "settings.md"))
-            .Select(line => (Line: line, Match: SettingsRow().Match(line))).Where(row => row.Match.Success)
-            .ToDictionary(row => row.Match.Groups["section"].Value, row => row.Line);
-        var unnamed = SupermarketTypes()
-            .Select(type => (Type: type, Section: type.GetField("Section", BindingFlags.Public | BindingFlags.Static)?.GetRawConstantValue() as string))
-            .Where(options => options.Section is not null && rows.ContainsKey(options.Section))
+        var rows = SettingsRows();
+        var unnamed = OptionsClassesWithARow(rows)
             .SelectMany(options => options.Type.GetProperties(BindingFlags.Public | BindingFlags.Instance)
                 .Where(property => property.SetMethod is { IsPublic: true })
-                .Where(property => !rows[options.Section!].Contains($"`{property.Name}`", StringComparison.Ordinal))
+                .Where(property => !rows[options.Section].Contains($"`{property.Name}`", StringComparison.Ordinal))
                 .Select(property => $"{options.Section}:{property.Name} ({options.Type.Name})"));
 
         Assert.Empty(unnamed);
@@ -109,20 +105,15 @@ public sealed partial class NamingTests
     [Fact]
     public void Every_default_the_settings_page_gives_is_its_options_class_default()
     {
-        var rows = File.ReadLines(Path.Combine(ComposeFile.RepositoryRoot(), "docs", "settings.md"))
-            .Select(line => (Line: line, Match: SettingsRow().Match(line))).Where(row => row.Match.Success)
-            .ToDictionary(row => row.Match.Groups["section"].Value, row => row.Line);
-        var classes = SupermarketTypes()
-            .Select(type => (Type: type, Section: type.GetField("Section", BindingFlags.Public | BindingFlags.Static)?.GetRawConstantValue() as string))
-            .Where(options => options.Section is not null && rows.ContainsKey(options.Section))
-            .ToList();
+        var rows = SettingsRows();
+        var classes = OptionsClassesWithARow(rows).ToList();
         Assert.NotEmpty(classes);
 
         var wrong = new List<string>();
         foreach (var (type, section) in classes)
         {
             var defaults = Activator.CreateInstance(type)!;
-            foreach (Match given in SettingWithDefault().Matches(rows[section!]))
+            foreach (Match given in SettingWithDefault().Matches(rows[section]))
             {
                 var name = given.Groups["name"].Value;
                 var property = type.GetProperty(name, BindingFlags.Public | BindingFlags.Instance);
@@ -143,6 +134,19 @@ public sealed partial class NamingTests
 
         Assert.Empty(wrong);
     }
+
+    /// <summary>docs/settings.md's table: each section's row.</summary>
+    private static Dictionary<string, string> SettingsRows() =>
+        File.ReadLines(Path.Combine(ComposeFile.RepositoryRoot(), "docs", "settings.md"))
+            .Select(line => (Line: line, Match: SettingsRow().Match(line))).Where(row => row.Match.Success)
+            .ToDictionary(row => row.Match.Groups["section"].Value, row => row.Line);
+
+    /// <summary>The options classes (a public const Section) whose section has a row.</summary>
+    private static IEnumerable<(Type Type, string Section)> OptionsClassesWithARow(Dictionary<string, string> rows) =>
+        SupermarketTypes()
+            .Select(type => (Type: type, Section: type.GetField("Section", BindingFlags.Public | BindingFlags.Static)?.GetRawConstantValue() as string))
+            .Where(options => options.Section is not null && rows.ContainsKey(options.Section))
+            .Select(options => (options.Type, options.Section!));
 
     private static IEnumerable<string> AsThePageWritesIt(object value)
     {
