@@ -1,6 +1,7 @@
 using System.Runtime.InteropServices;
 using BenchmarkDotNet.Attributes;
 using BenchmarkDotNet.Configs;
+using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.Ledger;
 using Supermarket.SalesCounting;
 
@@ -11,7 +12,9 @@ namespace Supermarket.Benchmarks;
 /// on the full 100000 × 512 matrix after the seeds' A3 day (691,200 purchases of 5 items):
 /// <list type="bullet">
 /// <item>counting: ledger entries as the writer stores them (one per group of purchases), each decoded and recorded
-/// with <see cref="SalesMatrix.RecordSales"/> on one thread, as the ledger feed does (SalesLedgerFeed.Apply);</item>
+/// with <see cref="SalesMatrix.RecordSales"/> on one thread, as the ledger feed does (SalesLedgerFeed.Apply), and
+/// the same while a checkpoint is copied, when the feed also adds each entry to the copied part
+/// (<see cref="SalesMatrix.RecordSalesCopied"/>);</item>
 /// <item>the two questions, as the questions' consumer asks them;</item>
 /// <item>a checkpoint's copy: the part a question can wait for now (<see cref="SalesMatrix.CountersPerCopyPart"/>)
 /// against the whole matrix it waited for before.</item>
@@ -37,8 +40,8 @@ public class SalesMatrixBenchmarks
     [GlobalSetup]
     public void Fill()
     {
-        _matrix = new SalesMatrix(SalesLoad.MaxItemId, SalesLoad.MaxStores);
-        _copy = new SalesMatrix(SalesLoad.MaxItemId, SalesLoad.MaxStores);
+        _matrix = new SalesMatrix(SalesLoad.MaxItemId, SalesLoad.MaxStores, new ItemRange(1, SalesLoad.MaxItemId));
+        _copy = new SalesMatrix(SalesLoad.MaxItemId, SalesLoad.MaxStores, new ItemRange(1, SalesLoad.MaxItemId));
         _locked = new LockedSalesMatrix(SalesLoad.MaxItemId, SalesLoad.MaxStores);
         foreach (var entry in SalesLoad.LedgerEntries(DayOfPurchases / SalesLoad.PurchasesPerEntry, seed: 2021))
         {
@@ -66,6 +69,19 @@ public class SalesMatrixBenchmarks
         foreach (var entry in _entries)
         {
             CountEntry(entry);
+        }
+    }
+
+    /// <summary>Halfway through a checkpoint's copy: half of the lines land in the copied part and are added to the
+    /// copy as well.</summary>
+    [Benchmark(OperationsPerInvoke = CountedPurchases)]
+    [BenchmarkCategory("Count a purchase from the ledger")]
+    public void SalesMatrix_CountWhileCopying()
+    {
+        foreach (var entry in _entries)
+        {
+            CountEntry(entry);
+            _matrix.RecordSalesCopied(_copy, CollectionsMarshal.AsSpan(_lines), _matrix.Counters / 2);
         }
     }
 

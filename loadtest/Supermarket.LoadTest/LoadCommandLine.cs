@@ -107,10 +107,10 @@ public sealed class LoadCommandLine
     private readonly Option<string> _database = new("--database")
     {
         Description = "MySQL connection string for the verification; without a user, the writer's account of this machine",
-        DefaultValueFactory = _ => LoadOptions.LocalDatabase,
+        DefaultValueFactory = _ => LocalSystem.Database,
     };
 
-    private readonly Option<Uri> _brokerManagement = Loopback("--broker-management", "RabbitMQ management API, for queue depths", LoadOptions.LocalBrokerManagement);
+    private readonly Option<Uri> _brokerManagement = Loopback("--broker-management", "RabbitMQ management API, for queue depths", LocalSystem.BrokerManagement);
     private readonly Option<string> _brokerVirtualHost = new("--broker-vhost")
     {
         Description = "the virtual host of the workers' queues",

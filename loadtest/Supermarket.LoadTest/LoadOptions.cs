@@ -14,7 +14,7 @@ public sealed record LoadOptions
     public int PurchasesPerHour { get; init; } = 300;
     public int ItemsPerPurchase { get; init; } = 5;
     public string Date { get; init; } = "20210101";
-    public Uri Url { get; init; } = new("http://127.0.0.1:8080");
+    public Uri Url { get; init; } = LocalSystem.Api;
     public int Hours { get; init; } = 9;
     public Simulation Simulation { get; init; } = Simulation.Day;
 
@@ -83,8 +83,6 @@ public sealed record LoadOptions
     /// whole history (minutes at 50 million purchases, past any timeout at 100 million); past it, the verification
     /// reads what the day touched (<see cref="Verification.RankingAfterTheDay"/>).</summary>
     public long WholeHistoryChecksUpTo { get; init; } = 20_000_000;
-    public const string LocalDatabase = "Server=127.0.0.1;Port=3306;Database=supermarket;SslMode=None";
-    public static readonly Uri LocalBrokerManagement = new("http://127.0.0.1:15672/");
 
     /// <summary>MySQL, for the verification. Without a user of its own it connects as
     /// <c>SUPERMARKET_LOADTEST_DATABASE_USER</c> and <c>_PASSWORD</c> from the environment (the deployment), else as the
@@ -104,7 +102,7 @@ public sealed record LoadOptions
             return connection.ConnectionString;
         }
         init;
-    } = LocalDatabase;
+    } = LocalSystem.Database;
 
     /// <summary>RabbitMQ's management API, for queue depths. Without a user of its own it asks as
     /// <c>SUPERMARKET_LOADTEST_MONITOR_USER</c> and <c>_PASSWORD</c> from the environment, else as the monitoring
@@ -115,7 +113,7 @@ public sealed record LoadOptions
             ? new UriBuilder(field) { UserName = Uri.EscapeDataString(account.User), Password = Uri.EscapeDataString(account.Password) }.Uri
             : field;
         init;
-    } = LocalBrokerManagement;
+    } = LocalSystem.BrokerManagement;
 
     private static readonly Lazy<LocalAccounts?> Local = new(LocalAccounts.Find);
 
@@ -127,7 +125,7 @@ public sealed record LoadOptions
 
     /// <summary>The processes whose /about the report quotes, at their management ports (never the public one): by
     /// default the API's, the aggregator's and the first writer's (as the AppHost runs them).</summary>
-    public IReadOnlyList<Uri> Workers { get; init; } = [new("http://127.0.0.1:9080"), new("http://127.0.0.1:9101"), new("http://127.0.0.1:9111")];
+    public IReadOnlyList<Uri> Workers { get; init; } = LocalSystem.Workers;
 
     /// <summary>The API's management port: the first of <see cref="Workers"/>.</summary>
     public Uri? ApiManagement => Workers.FirstOrDefault();

@@ -39,14 +39,8 @@ public sealed class SalesMatrix
     private readonly long[] _units;
     private readonly long[] _tileMax;
 
-    /// <summary>A matrix of every item of the catalog.</summary>
-    public SalesMatrix(int maxItemId, int maxStores)
-        : this(maxItemId, maxStores, new ItemRange(1, maxItemId))
-    {
-    }
-
-    /// <summary>A matrix of the catalog's <paramref name="items"/> only: sales of its other items are another
-    /// shard's, and are passed over.</summary>
+    /// <summary>A matrix of the catalog's <paramref name="items"/> (all of them, <c>new ItemRange(1, maxItemId)</c>,
+    /// when the aggregator is not sharded): sales of its other items are another shard's, and are passed over.</summary>
     public SalesMatrix(int maxItemId, int maxStores, ItemRange items)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(maxStores, 1);
@@ -214,10 +208,8 @@ public sealed class SalesMatrix
         Array.Clear(_tileMax);
     }
 
-    /// <summary>Whether this matrix counts sales of <paramref name="itemId"/> at <paramref name="storeId"/>.</summary>
-    public bool Holds(int storeId, int itemId) => (uint)(storeId - 1) < (uint)MaxStores && Items.Contains(itemId);
-
-    private bool Holds(SaleLine line) => Holds(line.StoreId, line.ItemId);
+    /// <summary>Whether this matrix counts the line's sales (its store's, of an item of its range).</summary>
+    private bool Holds(SaleLine line) => (uint)(line.StoreId - 1) < (uint)MaxStores && Items.Contains(line.ItemId);
 
     private bool InCatalog(SaleLine line) => (uint)(line.StoreId - 1) < (uint)MaxStores && (uint)(line.ItemId - 1) < (uint)MaxItemId;
 

@@ -13,7 +13,7 @@ public sealed class SalesMatrixTests
     [Fact]
     public void Concurrent_updates_from_many_threads_sum_exactly()
     {
-        var matrix = new SalesMatrix(maxItemId: 1000, maxStores: 8);
+        var matrix = new SalesMatrix(1000, 8, new ItemRange(1, 1000));
         const int threads = 8, updatesPerThread = 200_000;
 
         Parallel.For(0, threads, new ParallelOptions { MaxDegreeOfParallelism = threads }, t =>
@@ -50,7 +50,7 @@ public sealed class SalesMatrixTests
     public void Top_K_matches_a_brute_force_ranking_on_random_data_with_ties(int seed)
     {
         const int items = 2003, stores = 37; // not multiples of the SIMD width
-        var matrix = new SalesMatrix(items, stores);
+        var matrix = new SalesMatrix(items, stores, new ItemRange(1, items));
         var random = new Random(seed);
         var truth = new int[stores + 1, items + 1];
         for (var i = 0; i < 20_000; i++)
@@ -114,7 +114,7 @@ public sealed class SalesMatrixTests
     [Fact]
     public void Zero_counts_are_left_out()
     {
-        var matrix = new SalesMatrix(100, 4);
+        var matrix = new SalesMatrix(100, 4, new ItemRange(1, 100));
         matrix.RecordSales([new SaleLine(2, 50, 3)]);
         var best = new RankedSales[10];
 
@@ -126,7 +126,7 @@ public sealed class SalesMatrixTests
     [Fact]
     public void Questions_of_ids_and_counts_out_of_range_are_refused()
     {
-        var matrix = new SalesMatrix(100, 4);
+        var matrix = new SalesMatrix(100, 4, new ItemRange(1, 100));
         var best = new RankedSales[10];
 
         Assert.Throws<ArgumentOutOfRangeException>(() => matrix.TopItemsAtStore(0, best));
@@ -140,7 +140,7 @@ public sealed class SalesMatrixTests
     [Fact]
     public void The_full_chain_fits_one_matrix()
     {
-        var matrix = new SalesMatrix(100_000, 512);
+        var matrix = new SalesMatrix(100_000, 512, new ItemRange(1, 100_000));
         matrix.RecordSales([new SaleLine(512, 100_000, 7)]);
         var best = new RankedSales[10];
 
@@ -173,7 +173,7 @@ public sealed class SalesMatrixTests
     [Fact]
     public void Counters_go_past_the_32_bit_range_and_rank_by_the_true_total()
     {
-        var matrix = new SalesMatrix(maxItemId: 20, maxStores: 3);
+        var matrix = new SalesMatrix(20, 3, new ItemRange(1, 20));
         for (var i = 0; i < 2_200; i++)
         {
             matrix.RecordSales([new SaleLine(2, 7, 1_000_000)]);
@@ -192,7 +192,7 @@ public sealed class SalesMatrixTests
     [Fact]
     public void Lines_outside_the_matrix_are_left_out_and_counted_not_thrown()
     {
-        var matrix = new SalesMatrix(maxItemId: 20, maxStores: 3);
+        var matrix = new SalesMatrix(20, 3, new ItemRange(1, 20));
         var outside = matrix.RecordSales(
             [new(1, 5, 2), new(4, 5, 1), new(0, 5, 1), new(1, 21, 1), new(1, 0, 1), new(1, 5, -1), new(3, 20, 9), new(1, 5, 3)]);
         Assert.Equal(5, outside);
@@ -209,7 +209,6 @@ public sealed class SalesMatrixTests
         Assert.Equal(3, outside); // store 4, item 21, the negative quantity: beyond the catalog, whichever shard
         Assert.Equal(4, matrix.UnitsSold(1, 15));
         Assert.Equal(9, matrix.UnitsSold(3, 20));
-        Assert.False(matrix.Holds(1, 5));
         Assert.Throws<ArgumentOutOfRangeException>(() => matrix.TopStoresForItem(5, new RankedSales[3]));
     }
 
@@ -220,7 +219,7 @@ public sealed class SalesMatrixTests
     public void Shards_ranked_apart_and_merged_give_the_whole_matrixs_answers(int shardCount)
     {
         const int items = 2003, stores = 37;
-        var whole = new SalesMatrix(items, stores);
+        var whole = new SalesMatrix(items, stores, new ItemRange(1, items));
         var shards = new SalesShardOptions { Count = shardCount };
         var parts = Enumerable.Range(1, shardCount).Select(shard => new SalesMatrix(items, stores, shards.ItemsOf(shard, items))).ToArray();
         var random = new Random(shardCount);
@@ -248,12 +247,12 @@ public sealed class SalesMatrixTests
     [Fact]
     public void A_saved_matrix_loads_back_with_its_rankings()
     {
-        var matrix = new SalesMatrix(maxItemId: 50, maxStores: 4);
+        var matrix = new SalesMatrix(50, 4, new ItemRange(1, 50));
         matrix.RecordSales([new(1, 5, 2), new(1, 49, 30), new(4, 50, 3_000_000_000)]);
         using var file = new MemoryStream();
         matrix.Save(file);
         file.Position = 0;
-        var loaded = new SalesMatrix(maxItemId: 50, maxStores: 4);
+        var loaded = new SalesMatrix(50, 4, new ItemRange(1, 50));
         loaded.Load(file);
         Span<RankedSales> best = stackalloc RankedSales[3];
         Assert.Equal(2, loaded.TopItemsAtStore(1, best));

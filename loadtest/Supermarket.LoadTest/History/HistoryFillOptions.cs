@@ -38,7 +38,7 @@ public sealed record HistoryFillOptions
                 ? new Account(user, Environment.GetEnvironmentVariable("SUPERMARKET_LOADTEST_FILLER_PASSWORD") ?? "")
                 : LocalAccounts.Find()?.DatabaseWriter
                   ?? throw new InvalidOperationException("No database account: run ./run.sh once (it makes this machine's accounts), or set SUPERMARKET_LOADTEST_FILLER_USER and _PASSWORD.");
-            return new MySqlConnectionStringBuilder(LoadOptions.LocalDatabase) { UserID = account.User, Password = account.Password }.ConnectionString;
+            return new MySqlConnectionStringBuilder(LocalSystem.Database) { UserID = account.User, Password = account.Password }.ConnectionString;
         }
 
         init;

@@ -13,13 +13,9 @@ namespace Supermarket.AppHost.Services;
 
 /// <summary>One RabbitMQ node: where it listens and keeps its state. The single node is rabbit@localhost in
 /// .local/rabbitmq; a cluster's nodes are rabbit1..N@localhost in .local/rabbitmq-cluster/nodeN, node N on the broker's
-/// AMQP port + N - 1, its management port 15672 + N - 1 and its Erlang distribution port AMQP + 20000 (RabbitMQ's own
-/// rule).</summary>
-public sealed record BrokerNode(string Resource, string ErlangName, int Port, int ManagementPort, string Folder, string Home)
-{
-    /// <summary>RabbitMQ's default management port: the load test and the tests read queue depths there.</summary>
-    public const int FirstManagementPort = 15672;
-}
+/// AMQP port + N - 1, its management port RabbitMqManagement.DefaultPort + N - 1 and its Erlang distribution port
+/// AMQP + 20000 (RabbitMQ's own rule).</summary>
+public sealed record BrokerNode(string Resource, string ErlangName, int Port, int ManagementPort, string Folder, string Home);
 
 /// <summary>
 /// RabbitMQ from Debian's package as executables of the AppHost (Aspire's RabbitMQ integration runs only its container
@@ -39,9 +35,9 @@ public static class Broker
         var definitionsPath = MachineAccounts.StateFolder("rabbitmq-definitions.json");
         var first = new BrokerOptions().Port;
         var nodes = topology.BrokerNodes == 1
-            ? [new BrokerNode("rabbitmq", "rabbit@localhost", first, BrokerNode.FirstManagementPort, MachineAccounts.StateFolder("rabbitmq"), MachineAccounts.StateFolder("rabbitmq"))]
+            ? [new BrokerNode("rabbitmq", "rabbit@localhost", first, RabbitMqManagement.DefaultPort, MachineAccounts.StateFolder("rabbitmq"), MachineAccounts.StateFolder("rabbitmq"))]
             : Enumerable.Range(1, topology.BrokerNodes).Select(n => new BrokerNode($"rabbitmq-{n}", $"rabbit{n}@localhost", first + n - 1,
-                BrokerNode.FirstManagementPort + n - 1, MachineAccounts.StateFolder($"rabbitmq-cluster/node{n}"), MachineAccounts.StateFolder("rabbitmq-cluster"))).ToList();
+                RabbitMqManagement.DefaultPort + n - 1, MachineAccounts.StateFolder($"rabbitmq-cluster/node{n}"), MachineAccounts.StateFolder("rabbitmq-cluster"))).ToList();
         var definitions = new Lazy<string>(() =>
         {
             WriteDefinitions(builder, accounts, definitionsPath);

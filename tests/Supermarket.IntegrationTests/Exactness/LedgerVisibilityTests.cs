@@ -10,6 +10,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
 using MySqlConnector;
+using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.Ledger;
 using Supermarket.Contracts.Sales;
 using Supermarket.Database;
@@ -121,7 +122,7 @@ public sealed class LedgerVisibilityTests(ITestOutputHelper output)
             Password = TestSettings.Accounts.DatabaseReader.Password,
         });
         var ledger = new CountingLedger(new SalesLedgerReader(database, options.Value.LedgerPageSize));
-        var matrix = new SalesMatrix(maxItemId: Item, maxStores: Store);
+        var matrix = new SalesMatrix(Item, Store, new ItemRange(1, Item));
         var readiness = new MatrixReadiness();
         var feed = new SalesLedgerFeed(matrix, ledger, new SalesCheckpoint(options, Options.Create(new SalesShardOptions()), NullLogger<SalesCheckpoint>.Instance), readiness,
             new SalesMetrics(meters, readiness), options, TimeProvider.System, NullLogger<SalesLedgerFeed>.Instance);

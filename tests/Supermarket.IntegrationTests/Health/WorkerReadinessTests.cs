@@ -54,7 +54,7 @@ public sealed class WorkerReadinessTests(SupermarketSystem system)
     {
         var settings = TestSettings.For();
         // The ledger cannot be read, so the rebuild never finishes; the broker is fine.
-        settings["Database:ConnectionString"] = TestSettings.DatabaseAt().Replace($"Port={TestSettings.DatabasePort}", "Port=1", StringComparison.Ordinal);
+        settings["Database:ConnectionString"] = new MySqlConnector.MySqlConnectionStringBuilder(TestSettings.DatabaseAt()) { Port = 1 }.ConnectionString;
         await using var aggregator = await SupermarketSystem.StartWorkerAsync(Worker.Aggregator, settings);
         using var http = new HttpClient { BaseAddress = aggregator.Url };
         var health = aggregator.Services.GetRequiredService<HealthCheckService>();

@@ -1,3 +1,6 @@
+using MySqlConnector;
+using Supermarket.Database;
+using Supermarket.Messaging;
 using Supermarket.Security;
 
 namespace Supermarket.IntegrationTests.Infrastructure;
@@ -8,10 +11,12 @@ public static class TestSettings
 {
     public const string VirtualHost = "supermarket-test";
     public const string DatabaseName = "supermarket_test";
-    public const string BrokerHost = "127.0.0.1";
-    public const int BrokerPort = 5672;
-    public const int ManagementPort = 15672;
-    public const int DatabasePort = 3306;
+    // Where the AppHost runs RabbitMQ and MariaDB: the services' own defaults, written once, in their options classes.
+    public static readonly string BrokerHost = new BrokerOptions().Host;
+    public static readonly int BrokerPort = new BrokerOptions().Port;
+    public const int ManagementPort = RabbitMqManagement.DefaultPort;
+    private static readonly MySqlConnectionStringBuilder Database = new(new DatabaseOptions().ConnectionString);
+    public static readonly int DatabasePort = (int)Database.Port;
 
     /// <summary>The accounts of this machine (made and provisioned by the AppHost): each process under test runs as its service's
     /// own users, so a right a service lacks fails its tests. The broker's administrator resets what the tests
@@ -29,7 +34,7 @@ public static class TestSettings
 
     /// <summary>Where the processes under test find MySQL; who they are there comes with their accounts.</summary>
     public static string DatabaseAt(string database = DatabaseName) =>
-        $"Server=127.0.0.1;Port={DatabasePort};Database={database};SslMode=None";
+        new MySqlConnectionStringBuilder(Database.ConnectionString) { Database = database }.ConnectionString;
 
     /// <summary>MySQL as the writers' user, which may store purchases and their ledger entries and rewrite nothing
     /// (migration 0007): what a test does as a writer would.</summary>
@@ -46,7 +51,7 @@ public static class TestSettings
     public static string ReaderConnectionString() => Connect(DatabaseAt(), Accounts.DatabaseReader);
 
     private static string Connect(string database, Account account) =>
-        new MySqlConnector.MySqlConnectionStringBuilder(database) { UserID = account.User, Password = account.Password }.ConnectionString;
+        new MySqlConnectionStringBuilder(database) { UserID = account.User, Password = account.Password }.ConnectionString;
 
     /// <summary>Each service's own users, as the AppHost gives them.</summary>
     public static Dictionary<string, string?> ApiAccounts() => AccountsOf(Accounts.BrokerApi, null);

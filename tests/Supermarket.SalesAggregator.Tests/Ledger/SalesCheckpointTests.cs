@@ -32,7 +32,7 @@ public sealed class SalesCheckpointTests : IDisposable
         var saved = Sold();
         _checkpoint.Save(Ledger, saved, Counted);
 
-        var loaded = new SalesMatrix(50, 8);
+        var loaded = new SalesMatrix(50, 8, new ItemRange(1, 50));
 
         Assert.Equal(Counted, _checkpoint.TryLoad(Ledger, loaded));
         AssertSame(saved, loaded);
@@ -54,7 +54,7 @@ public sealed class SalesCheckpointTests : IDisposable
 
         Assert.Equal(21, Checkpoint(shard: 2, shards: 2).TryLoad(Ledger, loaded)?.Seq);
         Assert.Equal(9, loaded.UnitsSold(storeId: 3, itemId: 40));
-        Assert.Null(_checkpoint.TryLoad(Ledger, new SalesMatrix(50, 8)));
+        Assert.Null(_checkpoint.TryLoad(Ledger, new SalesMatrix(50, 8, new ItemRange(1, 50))));
         Assert.Equal(2, Directory.GetFiles(_directory).Length);
     }
 
@@ -84,11 +84,11 @@ public sealed class SalesCheckpointTests : IDisposable
         for (var length = 0; length < whole.Length; length++)
         {
             File.WriteAllBytes(_checkpoint.FilePath, whole[..length]);
-            var loaded = new SalesMatrix(50, 8);
+            var loaded = new SalesMatrix(50, 8, new ItemRange(1, 50));
             loaded.RecordSales([new SaleLine(1, 1, 1)]);
 
             Assert.Null(_checkpoint.TryLoad(Ledger, loaded));
-            AssertSame(new SalesMatrix(50, 8), loaded);
+            AssertSame(new SalesMatrix(50, 8, new ItemRange(1, 50)), loaded);
         }
     }
 
@@ -107,7 +107,7 @@ public sealed class SalesCheckpointTests : IDisposable
             var damaged = whole.ToArray();
             damaged[at] ^= flip;
             File.WriteAllBytes(_checkpoint.FilePath, damaged);
-            var loaded = new SalesMatrix(50, 8);
+            var loaded = new SalesMatrix(50, 8, new ItemRange(1, 50));
 
             if (_checkpoint.TryLoad(Ledger, loaded) is { } position)
             {
@@ -116,7 +116,7 @@ public sealed class SalesCheckpointTests : IDisposable
             }
             else
             {
-                AssertSame(new SalesMatrix(50, 8), loaded);
+                AssertSame(new SalesMatrix(50, 8, new ItemRange(1, 50)), loaded);
             }
         }
     }
@@ -139,7 +139,7 @@ public sealed class SalesCheckpointTests : IDisposable
             file.Write(BitConverter.GetBytes(version));
         }
 
-        Assert.Null(_checkpoint.TryLoad(Ledger, new SalesMatrix(50, 8)));
+        Assert.Null(_checkpoint.TryLoad(Ledger, new SalesMatrix(50, 8, new ItemRange(1, 50))));
     }
 
     [Fact]
@@ -153,7 +153,7 @@ public sealed class SalesCheckpointTests : IDisposable
             Directory.CreateDirectory(_directory);
             File.WriteAllBytes(_checkpoint.FilePath, bytes);
 
-            Assert.Null(_checkpoint.TryLoad(Ledger, new SalesMatrix(50, 8)));
+            Assert.Null(_checkpoint.TryLoad(Ledger, new SalesMatrix(50, 8, new ItemRange(1, 50))));
         }
     }
 
@@ -162,14 +162,14 @@ public sealed class SalesCheckpointTests : IDisposable
     {
         var (first, second) = (Checkpoint(), Checkpoint());
         // Large enough that two saves overlap.
-        var saved = new SalesMatrix(2_000, 256);
+        var saved = new SalesMatrix(2_000, 256, new ItemRange(1, 2_000));
         var random = new Random(7);
         saved.RecordSales([.. Enumerable.Range(0, 100_000).Select(_ => new SaleLine(random.Next(1, 257), random.Next(1, 2_001), random.Next(1, 1_000)))]);
 
         Parallel.For(0, 40, new ParallelOptions { MaxDegreeOfParallelism = 4 }, i =>
             (i % 2 == 0 ? first : second).Save(Ledger, saved, Counted));
 
-        var loaded = new SalesMatrix(2_000, 256);
+        var loaded = new SalesMatrix(2_000, 256, new ItemRange(1, 2_000));
         Assert.Equal(Counted, _checkpoint.TryLoad(Ledger, loaded));
         AssertSame(saved, loaded);
         Assert.Single(Directory.GetFiles(_directory));
@@ -189,7 +189,7 @@ public sealed class SalesCheckpointTests : IDisposable
 
     private static SalesMatrix Sold()
     {
-        var matrix = new SalesMatrix(50, 8);
+        var matrix = new SalesMatrix(50, 8, new ItemRange(1, 50));
         matrix.RecordSales([new SaleLine(3, 42, 7), new SaleLine(8, 50, 1_000_000), new SaleLine(1, 1, 3)]);
         return matrix;
     }

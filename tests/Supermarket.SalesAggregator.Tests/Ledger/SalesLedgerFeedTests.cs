@@ -81,7 +81,7 @@ public sealed class SalesLedgerFeedTests : IAsyncDisposable
         var entries = new List<SaleLine[]>();
         var random = new Random(11);
         LedgerPosition? saved = null;
-        var loaded = new SalesMatrix(maxItemId, maxStores: 8);
+        var loaded = new SalesMatrix(maxItemId, 8, new ItemRange(1, maxItemId));
         using var patience = new CancellationTokenSource(Patience);
         while (saved is not { Seq: > 0 })
         {
@@ -94,7 +94,7 @@ public sealed class SalesLedgerFeedTests : IAsyncDisposable
         }
 
         var position = saved.Value;
-        var expected = new SalesMatrix(maxItemId, maxStores: 8);
+        var expected = new SalesMatrix(maxItemId, 8, new ItemRange(1, maxItemId));
         foreach (var lines in entries.Take((int)position.Seq))
         {
             expected.RecordSales(lines);
@@ -270,7 +270,7 @@ public sealed class SalesLedgerFeedTests : IAsyncDisposable
             LedgerPollInterval = pollInterval ?? TimeSpan.FromMilliseconds(10),
             MissingEntryPatience = missingEntryPatience ?? new AggregatorOptions().MissingEntryPatience,
         });
-        var matrix = new SalesMatrix(maxItemId, maxStores: 8);
+        var matrix = new SalesMatrix(maxItemId, 8, new ItemRange(1, maxItemId));
         var readiness = new MatrixReadiness();
         var feed = new SalesLedgerFeed(matrix, _ledger, new SalesCheckpoint(options, Options.Create(new SalesShardOptions()), NullLogger<SalesCheckpoint>.Instance), readiness,
             new SalesMetrics(_meters.GetRequiredService<IMeterFactory>(), readiness), options, TimeProvider.System, NullLogger<SalesLedgerFeed>.Instance);
