@@ -10,7 +10,7 @@ public static class SalesLoad
     public const int MaxStores = 512;
     public const int ItemsPerPurchase = 5;
 
-    /// <summary>About the purchases a broker message carries on the A3 day (docs/performance.md: 59-62).</summary>
+    /// <summary>About the purchases a broker message carries on the A3 day (docs/performance.md, "The purchase's cost": 59-60).</summary>
     public const int PurchasesPerEntry = 60;
 
     /// <summary>The entries one benchmark invocation counts.</summary>

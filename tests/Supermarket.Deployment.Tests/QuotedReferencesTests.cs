@@ -63,6 +63,37 @@ public sealed partial class QuotedReferencesTests
         Assert.Empty(unknown);
     }
 
+    /// <summary>A test quoted by name (<c>SchemaMigrationTests</c>, <c>LedgerFollowingTests.Rolled_back_…</c>), as the
+    /// documentation quotes the test that proves each promise, is one the tests have (found: a promise in
+    /// docs/reliability.md proved by a test renamed since).</summary>
+    [Fact]
+    public void Every_test_quoted_in_the_documentation_exists()
+    {
+        var tests = new Dictionary<string, HashSet<string>>();
+        foreach (var file in Directory.EnumerateFiles(Path.Combine(Root, "tests"), "*.cs", SearchOption.AllDirectories))
+        {
+            var text = File.ReadAllText(file);
+            var methods = TestMethod().Matches(text).Select(match => match.Groups["name"].Value);
+            foreach (Match declared in TestClass().Matches(text))
+            {
+                tests.TryAdd(declared.Groups["name"].Value, []);
+                tests[declared.Groups["name"].Value].UnionWith(methods);
+            }
+        }
+
+        Assert.Contains("Every_test_quoted_in_the_documentation_exists", tests["QuotedReferencesTests"]);
+
+        var unknown = Documentation()
+            .SelectMany(Quotes)
+            .Select(quote => (quote.Where, Test: QuotedTest().Match(quote.Text)))
+            .Where(quoted => quoted.Test.Success)
+            .Where(quoted => !tests.TryGetValue(quoted.Test.Groups["class"].Value, out var methods)
+                || (quoted.Test.Groups["method"].Success && !methods.Contains(quoted.Test.Groups["method"].Value)))
+            .Select(quoted => $"{quoted.Where}: {quoted.Test.Value}");
+
+        Assert.Empty(unknown);
+    }
+
     /// <summary>Every link between the README and the pages of docs/ leads somewhere: its file exists and its
     /// <c>#anchor</c> is one of that page's headings as GitHub names them (found: two links to a heading whose date
     /// held a colon).</summary>
@@ -235,4 +266,15 @@ public sealed partial class QuotedReferencesTests
 
     [GeneratedRegex(@"--project loadtest/Supermarket\.LoadTest\S* -- (?<command>[a-z][a-z-]*)")]
     private static partial Regex LoadTestCommandQuoted();
+
+    /// <summary>A quote that is a test class (<c>Recording/PurchaseBatchRecordedConsumerTests</c>) or one of its
+    /// tests; an elided name (…) names no method.</summary>
+    [GeneratedRegex(@"^(?:[A-Za-z]+/)*(?<class>[A-Z]\w*Tests)(?:\.(?<method>[A-Z]\w*)(?!…))?$")]
+    private static partial Regex QuotedTest();
+
+    [GeneratedRegex(@"\bclass\s+(?<name>\w+Tests)\b")]
+    private static partial Regex TestClass();
+
+    [GeneratedRegex(@"public\s+(?:async\s+)?(?:Task|void)\s+(?<name>\w+)\s*\(")]
+    private static partial Regex TestMethod();
 }
