@@ -58,7 +58,7 @@ up() { # apphost args...
   log "dashboard: $(jq -r .dashboardUrl "$STATE/apphost.json")"
   # The public API is the resource named api (the API itself, or nginx in front of its replicas).
   resource_wait api healthy 600 || die "the API was not healthy within 10 minutes; see the dashboard"
-  log "system ready: http://127.0.0.1:8080 (Swagger UI at /swagger)"
+  log "system ready: $(api_url) (Swagger UI at /swagger)"
 }
 
 # Runs the day the AppHost was given (its load-test resource) to its end: its console here, its exit code ours. The

@@ -213,9 +213,10 @@ if [ -n "${ASK:-}" ]; then
   system_up Broker__PersistentDelivery=true ${SETTINGS:-}
   "$ROOT/scripts/services.sh" install wrk >>"$OUT" 2>&1
   echo "== ask: ${ASK_CONNECTIONS:-50} connections, top 10 items at random stores, ${ASK_SECONDS:-10} s (wrk)" | tee -a "$OUT"
-  wrk -t2 -c"${ASK_CONNECTIONS:-50}" -d"${ASK_WARMUP:-30}"s -s loadtest/wrk/top-items.lua http://127.0.0.1:8080 >/dev/null
+  api=$(api_url)
+  wrk -t2 -c"${ASK_CONNECTIONS:-50}" -d"${ASK_WARMUP:-30}"s -s loadtest/wrk/top-items.lua "$api" >/dev/null
   before=$(machine_cpu_seconds)
-  answers=$(wrk -t2 -c"${ASK_CONNECTIONS:-50}" -d"${ASK_SECONDS:-10}"s --latency -s loadtest/wrk/top-items.lua http://127.0.0.1:8080 | tail -n 1)
+  answers=$(wrk -t2 -c"${ASK_CONNECTIONS:-50}" -d"${ASK_SECONDS:-10}"s --latency -s loadtest/wrk/top-items.lua "$api" | tail -n 1)
   after=$(machine_cpu_seconds)
   # The machine's CPU a question (wrk's own included: it is what asks), in milliseconds.
   jq -c --argjson cpu "$(awk -v a="$after" -v b="$before" 'BEGIN { print a - b }')" \

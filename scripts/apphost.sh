@@ -18,6 +18,9 @@ aspire() { # command [args...]
 # One resource as `aspire describe` tells it (JSON): state, healthStatus, exitCode, urls, properties, environment.
 resource() { aspire describe "$1" --format Json 2>/dev/null | jq -e '.resources[0]'; }
 
+# Where the public API answers: the api resource's endpoint (the API itself, or nginx in front of its replicas).
+api_url() { resource api | jq -er '.urls[] | select(.name == "http") | .url'; }
+
 # The process doing a resource's work: the one DCP started, or the child it runs (the .NET SDK's run host of a
 # project runs the service; rabbitmq-server's script runs the Erlang VM).
 resource_pid() { # name

@@ -18,8 +18,16 @@ public static class Topology
     public const string PurchasesWriterQueue = "supermarket.purchases.writer";
 
     /// <summary>Purchases MySQL refuses as they are, each alone in its message, set aside by the writer so that their
-    /// batch-mates are stored; the writer's <c>replay-unstorable</c> command (the AppHost's UnstorablePurchasesReplay) puts them back on the writer's queue.</summary>
+    /// batch-mates are stored; the writer's <see cref="ReplayUnstorableCommand"/> puts them back on the writer's queue.</summary>
     public const string UnstorablePurchasesQueue = "supermarket.purchases.writer_unstorable";
+
+    /// <summary>The writer's resource command that replays <see cref="UnstorablePurchasesQueue"/> (the AppHost's
+    /// UnstorablePurchasesReplay), as the Aspire CLI names it, and as the dashboard shows it; the writer's log line for
+    /// a purchase set aside quotes both.</summary>
+    public const string ReplayUnstorableCommand = "replay-unstorable";
+
+    /// <inheritdoc cref="ReplayUnstorableCommand"/>
+    public const string ReplayUnstorableCommandTitle = "Replay set-aside purchases";
 
     /// <summary>The writer answers Idempotency-Key claims here, apart from the purchases, so a claim never waits
     /// behind a backlog.</summary>

@@ -159,10 +159,10 @@ public sealed class TopologyTests
 
         foreach (var writer in new[] { "purchases-writer", "purchases-writer-2" })
         {
-            Assert.Contains(Resource(model, writer).Annotations.OfType<ResourceCommandAnnotation>(), command => command.Name == UnstorablePurchasesReplayCommand.Name);
+            Assert.Contains(Resource(model, writer).Annotations.OfType<ResourceCommandAnnotation>(), command => command.Name == Messaging.Topology.ReplayUnstorableCommand);
         }
 
-        Assert.DoesNotContain(Resource(model, "sales-aggregator").Annotations.OfType<ResourceCommandAnnotation>(), command => command.Name == UnstorablePurchasesReplayCommand.Name);
+        Assert.DoesNotContain(Resource(model, "sales-aggregator").Annotations.OfType<ResourceCommandAnnotation>(), command => command.Name == Messaging.Topology.ReplayUnstorableCommand);
     }
 
     private static async Task<IDistributedApplicationTestingBuilder> ModelAsync(params string[] args) =>

@@ -59,6 +59,16 @@ public sealed class InfraTests
         Assert.True(results.Count == 0, string.Join(Environment.NewLine, results));
     }
 
+    /// <summary>The writers scale on their queue's length: the queue KEDA watches is the one the writers consume.</summary>
+    [Fact]
+    public void The_writers_scale_on_the_queue_they_consume()
+    {
+        var resources = File.ReadAllText(Path.Combine(Infra, "resources.bicep"));
+
+        Assert.Contains($"var writerQueue = '{Supermarket.Messaging.Topology.PurchasesWriterQueue}'", resources, StringComparison.Ordinal);
+        Assert.Contains("queueName: writerQueue", resources, StringComparison.Ordinal);
+    }
+
     [Fact]
     public void Every_service_azd_deploys_is_an_image_compose_builds_and_its_hook_exists()
     {

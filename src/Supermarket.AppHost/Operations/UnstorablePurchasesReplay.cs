@@ -3,6 +3,7 @@ using System.Net.Http.Headers;
 using System.Net.Http.Json;
 using System.Text;
 using RabbitMQ.Client;
+using Supermarket.Messaging;
 using Supermarket.Security;
 
 namespace Supermarket.AppHost.Operations;
@@ -100,14 +101,12 @@ public sealed class UnstorablePurchasesReplay(int amqpPort, int managementPort, 
 /// <c>aspire resource purchases-writer replay-unstorable</c>.</summary>
 public static class UnstorablePurchasesReplayCommand
 {
-    public const string Name = "replay-unstorable";
-
     public static IResourceBuilder<ProjectResource> WithUnstorablePurchasesReplay(this IResourceBuilder<ProjectResource> writer,
         Services.BrokerNode node, LocalAccounts accounts) =>
-        writer.WithCommand(Name, "Replay set-aside purchases", async context =>
+        writer.WithCommand(Messaging.Topology.ReplayUnstorableCommand, Messaging.Topology.ReplayUnstorableCommandTitle, async context =>
         {
             var replay = new UnstorablePurchasesReplay(node.Port, node.ManagementPort, accounts.BrokerAdmin);
-            await replay.ReplayAsync("/", context.CancellationToken);
+            await replay.ReplayAsync(new BrokerOptions().VirtualHost, context.CancellationToken);
             return CommandResults.Success();
         }, new CommandOptions
         {

@@ -143,7 +143,7 @@ public static class Broker
     private static void WriteDefinitions(IDistributedApplicationBuilder builder, LocalAccounts accounts, string path)
     {
         var rights = Path.Combine(builder.AppHostDirectory, "..", "..", "scripts", "broker-rights");
-        string[] vhosts = ["/"];
+        string[] vhosts = [new BrokerOptions().VirtualHost];
         var users = accounts.All.Where(account => account.Key.StartsWith("broker-", StringComparison.Ordinal)).ToList();
         var definitions = new JsonObject
         {

@@ -26,8 +26,8 @@ public sealed class UnstorablePurchases(WriterMetrics metrics, ILogger<Unstorabl
         metrics.SetAside();
         logger.LogError(refusal,
             "Purchase {PurchaseId} of store {StoreId} cannot be stored as it is ({Reason}); it was set aside in {Queue}. " +
-            "Once the cause is fixed, the writer's command Replay set-aside purchases on the dashboard " +
-            "(`dotnet tool run aspire resource purchases-writer replay-unstorable`) puts it back on the writer's path",
+            "Once the cause is fixed, the writer's command " + Topology.ReplayUnstorableCommandTitle + " on the dashboard " +
+            "(`dotnet tool run aspire resource purchases-writer " + Topology.ReplayUnstorableCommand + "`) puts it back on the writer's path",
             purchase.PurchaseId, purchase.StoreId, refusal.Message, Topology.UnstorablePurchasesQueue);
     }
 }
