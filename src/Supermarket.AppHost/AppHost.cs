@@ -25,7 +25,7 @@ var (_, database) = builder.AddMariaDb(accounts.Local);
 // read and write rows.
 var migration = builder.AddProject<Projects.Supermarket_PurchasesWriter>("schema-migration")
     .WithArgs("migrate")
-    .WithDatabaseAccount(accounts.DatabaseOwner)
+    .WithDatabase(accounts.DatabaseOwner)
     .WaitForCompletion(database);
 
 // The writers compete on one queue; the APIs start after them, since only a writer declares that queue and a purchase
@@ -34,7 +34,7 @@ var migration = builder.AddProject<Projects.Supermarket_PurchasesWriter>("schema
 var writers = topology.WriterProcesses().Select(writer => builder.AddProject<Projects.Supermarket_PurchasesWriter>(writer.Name)
         .WithManagementPort(writer.ManagementPort)
         .WithBroker(broker, accounts.BrokerWriter)
-        .WithDatabaseAccount(accounts.DatabaseWriter)
+        .WithDatabase(accounts.DatabaseWriter)
         .WaitForCompletion(migration)
         .WithUnstorablePurchasesReplay(broker[0].Node, accounts.Local))
     .ToList();
@@ -48,7 +48,7 @@ foreach (var aggregator in topology.AggregatorProcesses())
         .WithArgs("--Aggregator:CheckpointDirectory", MachineAccounts.StateFolder("store"), "--Aggregator:Shard", aggregator.Shard.ToString(CultureInfo.InvariantCulture))
         .WithSalesShards(topology)
         .WithBroker(broker, accounts.BrokerAggregator)
-        .WithDatabaseAccount(accounts.DatabaseReader)
+        .WithDatabase(accounts.DatabaseReader)
         .WaitForCompletion(migration);
 }
 

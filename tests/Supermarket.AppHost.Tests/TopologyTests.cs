@@ -26,6 +26,20 @@ public sealed class TopologyTests
         Assert.Equal(["--urls", "http://127.0.0.1:9111"], await ArgumentsAsync(model, "purchases-writer"));
         Assert.Equal(["migrate"], await ArgumentsAsync(model, "schema-migration"));
         Assert.DoesNotContain("Broker__ClusterNodes", await EnvironmentAsync(model, "purchases-writer"));
+
+        // Each service is told where the broker and the database run, not left to find them by its defaults.
+        foreach (var service in new[] { "api", "purchases-writer", "sales-aggregator" })
+        {
+            var environment = await EnvironmentAsync(model, service);
+            Assert.Equal(("127.0.0.1", "5672"), (environment["Broker__Host"], environment["Broker__Port"]));
+        }
+
+        foreach (var service in new[] { "schema-migration", "purchases-writer", "sales-aggregator" })
+        {
+            Assert.Contains("Server=127.0.0.1;Port=3306;Database=supermarket;", (await EnvironmentAsync(model, service))["Database__ConnectionString"], StringComparison.Ordinal);
+        }
+
+        Assert.DoesNotContain("Database__ConnectionString", await EnvironmentAsync(model, "api"));
     }
 
     [Fact]

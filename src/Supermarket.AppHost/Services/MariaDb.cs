@@ -16,8 +16,12 @@ namespace Supermarket.AppHost.Services;
 /// </summary>
 public static class MariaDb
 {
+    /// <summary>Where the server listens and the system's database, as the services find them (users aside): the
+    /// services' own default, so that a service run alone finds the server the AppHost runs.</summary>
+    public static readonly string ConnectionString = new DatabaseOptions().ConnectionString;
+
     /// <summary>The system's database.</summary>
-    public static readonly string Database = new MySqlConnectionStringBuilder(new DatabaseOptions().ConnectionString).Database;
+    public static readonly string Database = new MySqlConnectionStringBuilder(ConnectionString).Database;
 
     /// <summary>The server, and the step after which every account exists: the system's processes wait for that
     /// step's completion.</summary>
@@ -25,7 +29,7 @@ public static class MariaDb
         this IDistributedApplicationBuilder builder, LocalAccounts accounts)
     {
         var folder = MachineAccounts.StateFolder("mariadb");
-        var port = (int)new MySqlConnectionStringBuilder(new DatabaseOptions().ConnectionString).Port;
+        var port = (int)new MySqlConnectionStringBuilder(ConnectionString).Port;
         var configuration = Path.Combine(folder, "my.cnf");
         var defaults = $"--defaults-file={configuration}";
         // Asked as root over the socket: a probe that only opened TCP connections would count as a connection error

@@ -22,13 +22,15 @@ public static class ServiceProcesses
         project.WithHttpEndpoint(port: port, name: endpoint, isProxied: false)
             .WithArgs($"--{setting}", $"http://127.0.0.1:{port}");
 
-    /// <summary>Every node of the broker, and this service's own user there; a cluster's queues are quorum queues
-    /// replicated on each node.</summary>
+    /// <summary>The broker's first node, every node of a cluster, and this service's own user there; a cluster's
+    /// queues are quorum queues replicated on each node.</summary>
     public static IResourceBuilder<T> WithBroker<T>(this IResourceBuilder<T> project,
         IReadOnlyList<(IResourceBuilder<ExecutableResource> Resource, BrokerNode Node)> nodes, ServiceAccount account)
         where T : IResourceWithEnvironment, IResourceWithWaitSupport
     {
-        project.WithEnvironment("Broker__Username", account.User).WithEnvironment("Broker__Password", account.Password);
+        project.WithEnvironment("Broker__Host", "127.0.0.1")
+            .WithEnvironment("Broker__Port", nodes[0].Node.Port.ToString(CultureInfo.InvariantCulture))
+            .WithEnvironment("Broker__Username", account.User).WithEnvironment("Broker__Password", account.Password);
         if (nodes.Count > 1)
         {
             project.WithEnvironment("Broker__ClusterNodes", string.Join(',', nodes.Select(node => $"127.0.0.1:{node.Node.Port}")))
@@ -42,9 +44,12 @@ public static class ServiceProcesses
     public static IResourceBuilder<ProjectResource> WithSalesShards(this IResourceBuilder<ProjectResource> project, SystemTopology topology) =>
         project.WithEnvironment($"{SalesShardOptions.Section}__{nameof(SalesShardOptions.Count)}", topology.AggregatorShards.ToString(CultureInfo.InvariantCulture));
 
-    public static IResourceBuilder<T> WithDatabaseAccount<T>(this IResourceBuilder<T> project, ServiceAccount account)
+    /// <summary>MariaDB where the AppHost runs it (<see cref="MariaDb.ConnectionString"/>), and this service's own
+    /// account there.</summary>
+    public static IResourceBuilder<T> WithDatabase<T>(this IResourceBuilder<T> project, ServiceAccount account)
         where T : IResourceWithEnvironment =>
-        project.WithEnvironment("Database__User", account.User).WithEnvironment("Database__Password", account.Password);
+        project.WithEnvironment("Database__ConnectionString", MariaDb.ConnectionString)
+            .WithEnvironment("Database__User", account.User).WithEnvironment("Database__Password", account.Password);
 
     public static IResourceBuilder<T> WaitForAll<T, TOther>(this IResourceBuilder<T> resource, IEnumerable<IResourceBuilder<TOther>> others)
         where T : IResourceWithWaitSupport
