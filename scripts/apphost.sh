@@ -18,8 +18,9 @@ aspire() { # command [args...]
 # One resource as `aspire describe` tells it (JSON): state, healthStatus, exitCode, urls, properties, environment.
 resource() { aspire describe "$1" --format Json 2>/dev/null | jq -e '.resources[0]'; }
 
-# Where the public API answers: the api resource's endpoint (the API itself, or nginx in front of its replicas).
-api_url() { resource api | jq -er '.urls[] | select(.name == "http") | .url'; }
+# Where the public API answers (the API itself, or nginx in front of its replicas): the API's own Urls, the port the
+# AppHost gives the public API (SystemTopology reads the same file).
+api_url() { jq -er .Urls "$ROOT/src/Supermarket.Api/appsettings.json"; }
 
 # The process doing a resource's work: the one DCP started, or the child it runs (the .NET SDK's run host of a
 # project runs the service; rabbitmq-server's script runs the Erlang VM).

@@ -28,7 +28,7 @@ public static class LocalSystem
 
     private static Uri Configured(string service, string key)
     {
-        var settings = JsonNode.Parse(File.ReadAllText(Path.Combine(AppContext.BaseDirectory, "system", $"{service}.json")))!;
+        var settings = JsonNode.Parse(File.ReadAllText(Path.Combine(AppContext.BaseDirectory, "system", $"{service}.appsettings.json")))!;
         return new Uri(key.Split(':').Aggregate(settings, (node, part) => node[part]!).GetValue<string>());
     }
 }

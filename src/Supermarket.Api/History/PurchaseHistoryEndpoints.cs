@@ -1,7 +1,9 @@
+using System.ComponentModel;
 using MassTransit;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.AspNetCore.Mvc;
 using Supermarket.Api.Access;
+using Supermarket.Api.OpenApi;
 using Supermarket.Api.Problems;
 using Supermarket.Api.Purchases;
 using Supermarket.Api.Workers;
@@ -34,8 +36,10 @@ public static class PurchaseHistoryEndpoints
         return app;
     }
 
-    private static async Task<Results<Ok<PurchaseHistoryResponse>, ProblemHttpResult>> PurchasesAtStore(string storeID,
-        [FromQuery] string? date, [FromQuery] string? continuation, HttpContext http, [AsParameters] PurchaseHistoryServices services)
+    private static async Task<Results<Ok<PurchaseHistoryResponse>, ProblemHttpResult>> PurchasesAtStore(
+        [Description(ParameterDescriptions.Store)] string storeID,
+        [FromQuery, Description("The day, yyyyMMdd (for example 20210101); required.")] string? date,
+        [FromQuery, Description(ParameterDescriptions.Continuation)] string? continuation, HttpContext http, [AsParameters] PurchaseHistoryServices services)
     {
         const ContinuationToken.Kind kind = ContinuationToken.Kind.Store;
         (DateOnly day, HistoryPosition? after) = (default, null);
@@ -51,8 +55,11 @@ public static class PurchaseHistoryEndpoints
             next => ContinuationToken.Write(kind, store, day, next));
     }
 
-    private static async Task<Results<Ok<PurchaseHistoryResponse>, ProblemHttpResult>> PurchasesOfCustomer(string custID,
-        [FromQuery] string? from, [FromQuery] string? to, [FromQuery] string? continuation, HttpContext http,
+    private static async Task<Results<Ok<PurchaseHistoryResponse>, ProblemHttpResult>> PurchasesOfCustomer(
+        [Description(ParameterDescriptions.Customer)] string custID,
+        [FromQuery, Description("The first day, yyyyMMdd, included; without it, from the first purchase.")] string? from,
+        [FromQuery, Description("The last day, yyyyMMdd, included; without it, to the last purchase.")] string? to,
+        [FromQuery, Description(ParameterDescriptions.Continuation)] string? continuation, HttpContext http,
         [AsParameters] PurchaseHistoryServices services)
     {
         const ContinuationToken.Kind kind = ContinuationToken.Kind.Customer;

@@ -1,7 +1,9 @@
+using System.ComponentModel;
 using System.Globalization;
 using MassTransit;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Supermarket.Api.Access;
+using Supermarket.Api.OpenApi;
 using Supermarket.Api.Problems;
 using Supermarket.Api.Purchases;
 using Supermarket.Api.Workers;
@@ -31,7 +33,7 @@ public static class SalesInsightEndpoints
     }
 
     private static async Task<Results<Ok<TopItemsResponse>, ProblemHttpResult>> TopItemsAtStore(
-        string storeID, HttpContext http, [AsParameters] SalesInsightServices services)
+        [Description(ParameterDescriptions.Store)] string storeID, HttpContext http, [AsParameters] SalesInsightServices services)
     {
         if (PurchasePath.ParseId(storeID, "storeID", services.Catalog.Value.MaxStoreId, out var store) is { } error)
         {
@@ -44,7 +46,7 @@ public static class SalesInsightEndpoints
     }
 
     private static async Task<Results<Ok<TopStoresResponse>, ProblemHttpResult>> TopStoresForItem(
-        string itemID, HttpContext http, [AsParameters] SalesInsightServices services)
+        [Description("The item's id, a whole number from 1 to the catalog's last item (Catalog:MaxItemId).")] string itemID, HttpContext http, [AsParameters] SalesInsightServices services)
     {
         if (PurchasePath.ParseId(itemID, "itemID", services.Catalog.Value.MaxItemId, out var item) is { } error)
         {

@@ -1,3 +1,4 @@
+using System.ComponentModel;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Supermarket.Api.Access;
 using Supermarket.Api.OpenApi;
@@ -31,7 +32,9 @@ public static class PurchaseEndpoints
     }
 
     private static async Task<Results<Created<PurchaseAccepted>, ProblemHttpResult>> RecordPurchase(
-        string storeID, string custID, string date, HttpRequest request, [AsParameters] PurchaseServices services)
+        [Description(ParameterDescriptions.Store)] string storeID, [Description(ParameterDescriptions.Customer)] string custID,
+        [Description("The day of the purchase, yyyyMMdd (for example 20210101).")] string date,
+        HttpRequest request, [AsParameters] PurchaseServices services)
     {
         var answer = await AnswerAsync(storeID, custID, date, request, services);
         services.Metrics.Answered(((IStatusCodeHttpResult)answer.Result).StatusCode ?? StatusCodes.Status200OK);
