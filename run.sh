@@ -8,7 +8,7 @@
 #                                             --tls: AMQP and MySQL over TLS with certificates made at deploy time
 #   ./run.sh chaos [topology] [--in-containers] [options]   days of load with faults injected (the load test's Chaos/),
 #                                             verified, a table row per scenario: the load test's chaos command
-#                                             (its options: the load test's `chaos --help`, docs/operations.md); two API
+#                                             (its options: the load test's `chaos --help`, docs/chaos.md); two API
 #                                             replicas unless --api-replicas says
 #   ./run.sh down                             stop the AppHost and everything it runs, and the containers
 #                                             (their volumes stay)
@@ -23,7 +23,8 @@
 # This script installs what the system needs and starts the AppHost with the Aspire CLI (`aspire start`), which
 # builds it; the AppHost starts everything else. Logs, traces and metrics are on the dashboard (its URL, with its
 # login token, is printed at start). Settings reach the services as environment variables given to this script (for
-# example Broker__PersistentDelivery=false ./run.sh up).
+# example Broker__PersistentDelivery=false ./run.sh up), except where the broker and the database run and the
+# accounts, which the AppHost gives each service itself.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

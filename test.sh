@@ -77,7 +77,7 @@ fi
 # many purchases in flight through each fault. On one node a day holds 11,520 purchases: its faults are over 9 s into
 # it, and the purchases after them still take most of the day. The cluster's (21,600) outlast a 25 s pause and the
 # recovery after it; the containers' hold 14,400.
-step "a short chaos run: each fault once, small load (./run.sh chaos; the full run is in docs/reliability.md)"
+step "a short chaos run: each fault once, small load (./run.sh chaos; the full run is in docs/chaos.md)"
 if "$ROOT/run.sh" chaos --stores 32 --purchases-per-hour 40 --fault-after 4 --fault-for 5; then
   passed=$((passed + 1))
 else

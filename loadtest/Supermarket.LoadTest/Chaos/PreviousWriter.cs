@@ -11,9 +11,10 @@ namespace Supermarket.LoadTest.Chaos;
 /// The rolling-upgrade scenario's writer: the release before the newest migration (the parent of the commit that added
 /// it; <c>-M</c>, so that the folder's move from the writer to Supermarket.Database counts as the move it is, not as six
 /// new migrations), built from git into <paramref name="folder"/> and run beside today's writer, as a process of the
-/// chaos run (the AppHost holds the system, not its tests). Only src/ and the build's own files are copied, and the
-/// folder is removed once the previous writer has stopped: a whole copy of the repository left there would hold a
-/// second benchmarks project, which BenchmarkDotNet, looking for its project under the checkout, then refuses to build.
+/// chaos run (the AppHost holds the system, not its tests). Only src/ and the build's own files are copied, and that
+/// copy is removed once the previous writer has stopped (its logs stay): a copy of the repository left there would
+/// hold second copies of its projects, which BenchmarkDotNet, looking for its project under the checkout, then
+/// refuses to build.
 /// </summary>
 public sealed class PreviousWriter(SystemFaults faults, string repository, string folder, TextWriter log)
 {
@@ -128,9 +129,8 @@ public sealed class PreviousWriter(SystemFaults faults, string repository, strin
             throw new InvalidOperationException($"the previous writer stored nothing while it ran beside today's; see {Path.Combine(folder, "console.log")}");
         }
 
-        // Used: nothing of the previous release stays in the checkout (its build and its log are kept only when the
-        // scenario fails, to read).
-        Directory.Delete(folder, recursive: true);
+        // Used: no project of the previous release stays in the checkout; its build and console logs stay, to read.
+        Directory.Delete(Path.Combine(folder, "src"), recursive: true);
         return stored;
     }
 

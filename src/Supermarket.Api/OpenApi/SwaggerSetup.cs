@@ -26,7 +26,7 @@ public static class SwaggerSetup
             });
             swagger.SchemaFilter<Examples>();
             swagger.OperationFilter<RequestBodies>();
-            // Swagger UI's Authorize button takes a credential from the credentials command (docs/security.md).
+            // Swagger UI's Authorize button takes a credential from the credentials command (docs/operations.md, "Credentials").
             swagger.AddSecurityDefinition(BearerScheme, new OpenApiSecurityScheme
             {
                 Type = SecuritySchemeType.Http,

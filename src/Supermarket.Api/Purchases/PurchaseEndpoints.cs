@@ -36,14 +36,6 @@ public static class PurchaseEndpoints
         [Description("The day of the purchase, yyyyMMdd (for example 20210101).")] string date,
         HttpRequest request, [AsParameters] PurchaseServices services)
     {
-        var answer = await AnswerAsync(storeID, custID, date, request, services);
-        services.Metrics.Answered(((IStatusCodeHttpResult)answer.Result).StatusCode ?? StatusCodes.Status200OK);
-        return answer;
-    }
-
-    private static async Task<Results<Created<PurchaseAccepted>, ProblemHttpResult>> AnswerAsync(
-        string storeID, string custID, string date, HttpRequest request, PurchaseServices services)
-    {
         var (purchase, refusal) = await PurchaseRequest.ReadAsync(
             storeID, custID, date, request, services.Catalog.Value, services.Options.Value.MaxBodyBytes);
         if (purchase is null)

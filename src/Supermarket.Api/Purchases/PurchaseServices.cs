@@ -5,4 +5,4 @@ namespace Supermarket.Api.Purchases;
 
 /// <summary>What POST /purchase is answered with, bound as one parameter (<c>[AsParameters]</c>).</summary>
 public sealed record PurchaseServices(
-    PurchaseIngest Ingest, IngestMetrics Metrics, IOptions<CatalogOptions> Catalog, IOptions<IngestOptions> Options);
+    PurchaseIngest Ingest, IOptions<CatalogOptions> Catalog, IOptions<IngestOptions> Options);

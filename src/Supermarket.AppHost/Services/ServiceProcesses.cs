@@ -2,6 +2,7 @@ using System.Globalization;
 using Supermarket.AppHost.Secrets;
 using Supermarket.AppHost.Topology;
 using Supermarket.Contracts.Sales;
+using Supermarket.Messaging;
 
 namespace Supermarket.AppHost.Services;
 
@@ -28,7 +29,7 @@ public static class ServiceProcesses
         IReadOnlyList<(IResourceBuilder<ExecutableResource> Resource, BrokerNode Node)> nodes, ServiceAccount account)
         where T : IResourceWithEnvironment, IResourceWithWaitSupport
     {
-        project.WithEnvironment("Broker__Host", "127.0.0.1")
+        project.WithEnvironment("Broker__Host", new BrokerOptions().Host)
             .WithEnvironment("Broker__Port", nodes[0].Node.Port.ToString(CultureInfo.InvariantCulture))
             .WithEnvironment("Broker__Username", account.User).WithEnvironment("Broker__Password", account.Password);
         if (nodes.Count > 1)
