@@ -26,10 +26,33 @@ public sealed class ChaosRun(ChaosOptions options, IFaults faults, IChaosDays da
         {
             var outcome = await RunAsync(scenarios[index], index, cancellationToken);
             console.WriteLine($"{outcome.Scenario}: {(outcome.Passed ? "passed" : $"FAILED; see {outcome.Day.Log}")}");
+            if (!outcome.Passed)
+            {
+                WriteTail(outcome.Day.Log);
+            }
+
             outcomes.Add(outcome);
         }
 
         return (outcomes.All(outcome => outcome.Passed) ? 0 : 1, ChaosTable.Write(outcomes));
+    }
+
+    /// <summary>Lines of a failed day's log shown on the console: CI keeps the console, not the logs.</summary>
+    public const int FailedLogLines = 40;
+
+    /// <summary>The end of a failed day's log, where the load test says why it failed (or the exception that ended it).</summary>
+    private void WriteTail(string log)
+    {
+        if (!File.Exists(log))
+        {
+            return;
+        }
+
+        console.WriteLine($"  the last {FailedLogLines} lines of {log}:");
+        foreach (var line in File.ReadLines(log).TakeLast(FailedLogLines))
+        {
+            console.WriteLine($"  | {line}");
+        }
     }
 
     private async Task<ScenarioOutcome> RunAsync(ChaosScenario scenario, int index, CancellationToken cancellationToken)

@@ -25,6 +25,10 @@ public sealed record BufferPoolPages(long ReadFromDisk, long Requested, long Wri
         }
     }
 
-    public BufferPoolPages Since(BufferPoolPages before) =>
-        new(ReadFromDisk - before.ReadFromDisk, Requested - before.Requested, Written - before.Written);
+    /// <summary>The pages between two readings; null when a counter went back, as it does when MariaDB restarted in
+    /// between (the chaos run's mariadb-restart): what the day did is then not known.</summary>
+    public BufferPoolPages? Since(BufferPoolPages before) =>
+        ReadFromDisk < before.ReadFromDisk || Requested < before.Requested || Written < before.Written
+            ? null
+            : new(ReadFromDisk - before.ReadFromDisk, Requested - before.Requested, Written - before.Written);
 }

@@ -44,6 +44,31 @@ public sealed class ChaosRunTests
     }
 
     [Fact]
+    public async Task A_failed_day_shows_the_end_of_its_log_on_the_console()
+    {
+        var log = Path.GetTempFileName();
+        try
+        {
+            await File.WriteAllLinesAsync(log, Enumerable.Range(1, ChaosRun.FailedLogLines + 5).Select(line => $"line {line}"));
+            var faults = new ScriptedFaults(new());
+            var days = new ScriptedDays(new(), faults, _ => new DayOutcome(ExitCode: 1, Result: null, log));
+            var console = new StringWriter();
+
+            var (exitCode, _) = await new ChaosRun(Quick with { Scenarios = ["writer"] }, faults, days, console).RunAsync(CancellationToken.None);
+
+            Assert.Equal(1, exitCode);
+            var shown = console.ToString();
+            Assert.Contains($"| line {ChaosRun.FailedLogLines + 5}", shown, StringComparison.Ordinal);
+            Assert.Contains("| line 6\n", shown.ReplaceLineEndings("\n"), StringComparison.Ordinal);
+            Assert.DoesNotContain("| line 5\n", shown.ReplaceLineEndings("\n"), StringComparison.Ordinal);
+        }
+        finally
+        {
+            File.Delete(log);
+        }
+    }
+
+    [Fact]
     public async Task A_part_that_never_works_again_fails_the_run_even_when_its_day_verifies()
     {
         var faults = new ScriptedFaults(new(), probesBeforeRecovery: int.MaxValue);
