@@ -1,4 +1,3 @@
-using MySqlConnector;
 using Supermarket.Database.LoadTest;
 
 namespace Supermarket.LoadTest.Live;
@@ -29,7 +28,7 @@ public sealed class StorageProgress(StoredSales stored, HttpClient api, long led
                 _lastSeq = seq;
             }
         }
-        catch (MySqlException)
+        catch (Exception exception) when (DatabaseOutage.Explains(exception))
         {
             return (null, null);
         }

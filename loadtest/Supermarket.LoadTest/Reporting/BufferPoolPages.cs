@@ -1,4 +1,3 @@
-using MySqlConnector;
 using Supermarket.Database.LoadTest;
 
 namespace Supermarket.LoadTest.Reporting;
@@ -19,7 +18,7 @@ public sealed record BufferPoolPages(long ReadFromDisk, long Requested, long Wri
             var (read, requested, written) = await stored.BufferPoolCountersAsync();
             return new BufferPoolPages(read, requested, written);
         }
-        catch (MySqlException)
+        catch (Exception exception) when (DatabaseOutage.Explains(exception))
         {
             return null;
         }

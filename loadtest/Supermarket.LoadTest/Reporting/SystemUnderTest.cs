@@ -1,7 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Serialization;
-using MySqlConnector;
 using Supermarket.Database.LoadTest;
 using Supermarket.LoadTest.Live;
 using Supermarket.Messaging;
@@ -111,7 +110,7 @@ public sealed record SystemUnderTest(IReadOnlyList<SettingsGroup> Groups)
                 new("purchases stored before the run", history.ToString("N0", CultureInfo.InvariantCulture)),
             ]), history);
         }
-        catch (MySqlException exception)
+        catch (Exception exception) when (DatabaseOutage.Explains(exception))
         {
             return (new SettingsGroup("MariaDB", [new Setting("connection", $"failed ({exception.Message})")]), null);
         }

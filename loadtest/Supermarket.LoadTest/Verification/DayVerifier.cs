@@ -68,7 +68,7 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
         {
             return await CheckAllAsync(storedBefore, ledgerBefore, successful, tally, history, untouched, retried, caughtUp, answersBefore);
         }
-        catch (Exception exception) when (exception is MySqlException or TimeoutException or HttpRequestException)
+        catch (Exception exception) when (DatabaseOutage.Explains(exception) || exception is TimeoutException or HttpRequestException)
         {
             return Check(false, $"the verification could not finish: {exception.GetType().Name}: {exception.Message}");
         }
