@@ -34,6 +34,9 @@ public sealed class AspireCli(string repository) : IAppHostResources
         }
     }
 
+    /// <summary>What every resource printed so far, timestamped (<c>aspire logs</c>).</summary>
+    public Task<string> LogsAsync(CancellationToken cancellationToken) => AspireAsync(["logs", "--timestamps"], cancellationToken);
+
     private async Task<IEnumerable<JsonNode>> DescribedAsync(string? resource, CancellationToken cancellationToken)
     {
         var json = await AspireAsync(["describe", .. resource is null ? Array.Empty<string>() : [resource], "--format", "Json"], cancellationToken);

@@ -102,9 +102,10 @@ public sealed class ChaosCommandLine
     /// <summary>The AppHost of this checkout, which ./run.sh chaos started, through the Aspire CLI.</summary>
     private static LocalFaults LocalFaultsOf(string repository, Uri api, TextWriter log)
     {
-        var faults = new SystemFaults(new AspireCli(repository));
+        var appHost = new AspireCli(repository);
+        var faults = new SystemFaults(appHost);
         var folder = Path.Combine(Security.LocalState.Directory ?? Path.Combine(repository, ".local"), PreviousWriter.StateFolder);
-        return new LocalFaults(faults, new PreviousWriter(faults, repository, folder, log), api, log);
+        return new LocalFaults(faults, new PreviousWriter(faults, repository, folder, log), api, log, appHost);
     }
 
     private static Option<int> Positive(string name, string description, int defaultValue) =>

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Text.RegularExpressions;
 
 namespace Supermarket.LoadTest.Chaos;
 
@@ -11,7 +12,7 @@ namespace Supermarket.LoadTest.Chaos;
 /// back, a question unanswered in a scenario that promises every answer, a purchase given up or a part that did not
 /// recover fails the run (exit code 1).
 /// </summary>
-public sealed class ChaosRun(ChaosOptions options, IFaults faults, IChaosDays days, TextWriter console, ISalesAnswers? answers = null)
+public sealed partial class ChaosRun(ChaosOptions options, IFaults faults, IChaosDays days, TextWriter console, ISalesAnswers? answers = null)
 {
     /// <summary>How often a repaired part is probed.</summary>
     public static readonly TimeSpan ProbeInterval = TimeSpan.FromMilliseconds(500);
@@ -29,6 +30,7 @@ public sealed class ChaosRun(ChaosOptions options, IFaults faults, IChaosDays da
             if (!outcome.Passed)
             {
                 WriteTail(outcome.Day.Log);
+                await SaveSystemLogsAsync(outcome, cancellationToken);
             }
 
             outcomes.Add(outcome);
@@ -54,6 +56,69 @@ public sealed class ChaosRun(ChaosOptions options, IFaults faults, IChaosDays da
             console.WriteLine($"  | {line}");
         }
     }
+
+    /// <summary>What every part printed, kept beside a failed day's log as <c>scenario-system.log</c>; its last
+    /// warnings and errors shown on the console.</summary>
+    private async Task SaveSystemLogsAsync(ScenarioOutcome outcome, CancellationToken cancellationToken)
+    {
+        if (!File.Exists(outcome.Day.Log))
+        {
+            return;
+        }
+
+        string logs;
+        try
+        {
+            logs = await faults.SystemLogsAsync(cancellationToken);
+        }
+        catch (Exception exception) when (exception is InvalidOperationException or TimeoutException or IOException)
+        {
+            console.WriteLine($"  the system's logs could not be read: {exception.Message}");
+            return;
+        }
+
+        var lines = Colours().Replace(logs, "").Split('\n').Select(line => line.TrimEnd()).ToArray();
+        var path = Path.Combine(Path.GetDirectoryName(Path.GetFullPath(outcome.Day.Log))!, $"{outcome.Scenario}-system.log");
+        await File.WriteAllLinesAsync(path, lines, cancellationToken);
+        var noteworthy = WarningsAndErrors(lines).TakeLast(FailedLogLines).ToList();
+        console.WriteLine($"  the system's logs: {path}; their last {noteworthy.Count} lines of warnings and errors:");
+        foreach (var line in noteworthy)
+        {
+            console.WriteLine($"  | {line}");
+        }
+    }
+
+    /// <summary>Each line written as a warning or an error, with the indented lines that carry on its message (.NET's
+    /// console logger writes the category on one line and the message on the next).</summary>
+    private static IEnumerable<string> WarningsAndErrors(IReadOnlyList<string> lines)
+    {
+        for (var index = 0; index < lines.Count; index++)
+        {
+            if (!WarningOrError().IsMatch(lines[index]))
+            {
+                continue;
+            }
+
+            yield return lines[index];
+            while (index + 1 < lines.Count && Continuation().IsMatch(lines[index + 1]))
+            {
+                yield return lines[++index];
+            }
+        }
+    }
+
+    /// <summary>A line .NET's console logger (warn:, fail:, crit:), RabbitMQ ([warning], [error]) or MariaDB
+    /// ([Warning], [ERROR]) wrote as a warning or an error.</summary>
+    [GeneratedRegex(@"\b(warn|warning|fail|error|crit|critical)\b", RegexOptions.IgnoreCase)]
+    private static partial Regex WarningOrError();
+
+    /// <summary>A line of <c>aspire logs --timestamps</c> (time, [resource]) whose text is indented.</summary>
+    [GeneratedRegex(@"^\S+ \[[^\]]+\] {2,}\S")]
+    private static partial Regex Continuation();
+
+    /// <summary>The terminal colours the Aspire CLI writes even into a pipe.</summary>
+    [GeneratedRegex(@"\x1B\[[0-9;]*[A-Za-z]")]
+    private static partial Regex Colours();
 
     private async Task<ScenarioOutcome> RunAsync(ChaosScenario scenario, int index, CancellationToken cancellationToken)
     {

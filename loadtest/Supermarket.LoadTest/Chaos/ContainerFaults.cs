@@ -58,6 +58,9 @@ public sealed class ContainerFaults(string repository, TextWriter log) : IFaults
         _ => throw new ArgumentException($"no such scenario in containers: {scenario.Name}"),
     };
 
+    public Task<string> SystemLogsAsync(CancellationToken cancellationToken) =>
+        ExternalCommand.OutputAsync(Path.Combine(repository, "scripts", "containers.sh"), ["compose", "logs", "--no-color", "--timestamps"], cancellationToken);
+
     /// <summary>A service's first replica, as compose names its container.</summary>
     private static string Container(string service) => $"supermarket_{service}_1";
 

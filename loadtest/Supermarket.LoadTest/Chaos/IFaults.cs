@@ -12,4 +12,8 @@ public interface IFaults
     Task RepairAsync(ChaosScenario scenario, CancellationToken cancellationToken);
 
     Task<bool> RecoveredAsync(ChaosScenario scenario, CancellationToken cancellationToken);
+
+    /// <summary>What every part of the system printed so far, timestamped: a failed day's evidence, kept beside its
+    /// log.</summary>
+    Task<string> SystemLogsAsync(CancellationToken cancellationToken);
 }

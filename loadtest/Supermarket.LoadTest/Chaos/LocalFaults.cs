@@ -13,7 +13,7 @@ namespace Supermarket.LoadTest.Chaos;
 /// started, killed, paused; what inject learns for repair and for the probe (the node it hit, the queues consumed
 /// before, the rows stored at the repair) is kept here between the calls.
 /// </summary>
-public sealed partial class LocalFaults(SystemFaults faults, PreviousWriter previousWriter, Uri api, TextWriter log) : IFaults
+public sealed partial class LocalFaults(SystemFaults faults, PreviousWriter previousWriter, Uri api, TextWriter log, AspireCli appHost) : IFaults
 {
     /// <summary>The replica replica-rebuild restarts without its checkpoint (its sibling answers meanwhile).</summary>
     private const string RebuiltReplica = "sales-aggregator-1-1";
@@ -188,6 +188,8 @@ public sealed partial class LocalFaults(SystemFaults faults, PreviousWriter prev
             return false;
         }
     }
+
+    public Task<string> SystemLogsAsync(CancellationToken cancellationToken) => appHost.LogsAsync(cancellationToken);
 
     /// <summary>The cluster's node a scenario hits: the one leading the writer's queue, or the next one (a follower).</summary>
     private async Task<string> TargetNodeAsync(ChaosScenario scenario, CancellationToken cancellationToken)

@@ -44,7 +44,7 @@ public sealed class ChaosRunTests
     }
 
     [Fact]
-    public async Task A_failed_day_shows_the_end_of_its_log_on_the_console()
+    public async Task A_failed_day_shows_the_end_of_its_log_and_the_system_s_warnings_on_the_console()
     {
         var log = Path.GetTempFileName();
         try
@@ -61,6 +61,16 @@ public sealed class ChaosRunTests
             Assert.Contains($"| line {ChaosRun.FailedLogLines + 5}", shown, StringComparison.Ordinal);
             Assert.Contains("| line 6\n", shown.ReplaceLineEndings("\n"), StringComparison.Ordinal);
             Assert.DoesNotContain("| line 5\n", shown.ReplaceLineEndings("\n"), StringComparison.Ordinal);
+
+            // What every part printed is kept beside the day's log, and its warnings and errors are shown.
+            var systemLog = Path.Combine(Path.GetDirectoryName(log)!, "writer-system.log");
+            Assert.StartsWith("2026-11-28T03:41:02.000Z [purchases-writer] info", await File.ReadAllTextAsync(systemLog, TestContext.Current.CancellationToken), StringComparison.Ordinal);
+            Assert.Contains("| 2026-11-28T03:41:40.000Z [purchases-writer] warn: MassTransit.ReceiveTransport[0]\n"
+                + "  | 2026-11-28T03:41:40.000Z [purchases-writer]       Connection Failed", shown.ReplaceLineEndings("\n"), StringComparison.Ordinal);
+            Assert.Contains("| 2026-11-28T03:41:41.000Z [rabbitmq-3] 2026-11-28 03:41:41.000 [error]", shown, StringComparison.Ordinal);
+            Assert.DoesNotContain("Bus started", shown, StringComparison.Ordinal);
+            Assert.DoesNotContain("Supermarket.PurchasesWriter[0]", shown, StringComparison.Ordinal);
+            File.Delete(systemLog);
         }
         finally
         {
@@ -230,6 +240,14 @@ public sealed class ChaosRunTests
         public Task InjectAsync(ChaosScenario scenario, CancellationToken cancellationToken) => Record($"inject {scenario.Name}");
 
         public Task RepairAsync(ChaosScenario scenario, CancellationToken cancellationToken) => Record($"repair {scenario.Name}");
+
+        public Task<string> SystemLogsAsync(CancellationToken cancellationToken) => Task.FromResult(
+            "\u001b[2m2026-11-28T03:41:02.000Z \u001b[0m[purchases-writer] info: MassTransit[0]\n"
+            + "2026-11-28T03:41:02.000Z [purchases-writer]       Bus started: rabbitmq://127.0.0.1/supermarket\n"
+            + "2026-11-28T03:41:40.000Z [purchases-writer] warn: MassTransit.ReceiveTransport[0]\n"
+            + "2026-11-28T03:41:40.000Z [purchases-writer]       Connection Failed: rabbitmq://127.0.0.1:5674/\n"
+            + "2026-11-28T03:41:40.100Z [purchases-writer] info: Supermarket.PurchasesWriter[0]\n"
+            + "2026-11-28T03:41:41.000Z [rabbitmq-3] 2026-11-28 03:41:41.000 [error] <0.1.0> closing AMQP connection\n");
 
         public async Task<bool> RecoveredAsync(ChaosScenario scenario, CancellationToken cancellationToken)
         {
