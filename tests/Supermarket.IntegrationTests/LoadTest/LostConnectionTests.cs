@@ -14,9 +14,9 @@ namespace Supermarket.IntegrationTests.LoadTest;
 /// rows: each reading must take that for the database being away (<see cref="DatabaseOutage"/>), or the day dies
 /// without a report, as a CI run's mariadb-restart in containers did.
 /// </summary>
-public sealed class DatabaseOutageTests
+public sealed class LostConnectionTests
 {
-    private const string Database = TestSettings.DatabaseName + "_outage";
+    private const string Database = TestSettings.DatabaseName + "_lost_connection";
 
     /// <summary>A day of 20,000 purchases: its ids are some 400 KB of rows, so a cut after 64 KB is mid-rows.</summary>
     private static readonly Chain Day = new() { Stores = 50, PurchasesPerHour = 40, Hours = 10, Date = "20180310" };

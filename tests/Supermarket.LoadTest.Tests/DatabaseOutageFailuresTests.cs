@@ -6,7 +6,7 @@ namespace Supermarket.LoadTest.Tests;
 
 /// <summary>What the load test's readings of MySQL take for the database being away (restarting, unreachable), so
 /// that the live view shows "-" and the verification fails a check instead of the run dying without a report.</summary>
-public sealed class DatabaseOutageTests
+public sealed class DatabaseOutageFailuresTests
 {
     /// <summary>MySqlConnector 2.6 wraps what fails while it connects in a MySqlException, but not what fails while it
     /// sends a query (its CommandExecutor: the socket's own SocketException, or IOException over TLS) or reads the rows
