@@ -144,16 +144,19 @@ public sealed class StoredSales(string connectionString)
     /// <summary>The database server's version and the two settings that shape the writer's speed.</summary>
     /// <summary>InnoDB's buffer pool counters since the server started: pages read from disk, pages asked of the
     /// pool, pages written. Any account may read them.</summary>
-    public async Task<(long PagesRead, long PagesRequested, long PagesWritten)> BufferPoolCountersAsync()
+    /// <summary>The buffer pool's counters since the server started, and how long ago it did (its uptime): counters
+    /// of two different starts are not comparable.</summary>
+    public async Task<(long PagesRead, long PagesRequested, long PagesWritten, long UptimeSeconds)> BufferPoolCountersAsync()
     {
         await using var connection = new MySqlConnection(connectionString);
-        return await connection.QuerySingleAsync<(long, long, long)>(
+        return await connection.QuerySingleAsync<(long, long, long, long)>(
             """
             SELECT SUM(IF(VARIABLE_NAME = 'INNODB_BUFFER_POOL_READS', VARIABLE_VALUE, 0)),
                    SUM(IF(VARIABLE_NAME = 'INNODB_BUFFER_POOL_READ_REQUESTS', VARIABLE_VALUE, 0)),
-                   SUM(IF(VARIABLE_NAME = 'INNODB_PAGES_WRITTEN', VARIABLE_VALUE, 0))
+                   SUM(IF(VARIABLE_NAME = 'INNODB_PAGES_WRITTEN', VARIABLE_VALUE, 0)),
+                   SUM(IF(VARIABLE_NAME = 'UPTIME', VARIABLE_VALUE, 0))
             FROM information_schema.GLOBAL_STATUS
-            WHERE VARIABLE_NAME IN ('INNODB_BUFFER_POOL_READS', 'INNODB_BUFFER_POOL_READ_REQUESTS', 'INNODB_PAGES_WRITTEN')
+            WHERE VARIABLE_NAME IN ('INNODB_BUFFER_POOL_READS', 'INNODB_BUFFER_POOL_READ_REQUESTS', 'INNODB_PAGES_WRITTEN', 'UPTIME')
             """);
     }
 

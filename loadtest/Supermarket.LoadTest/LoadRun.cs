@@ -41,11 +41,18 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
             : [.. new[] { 1, (options.Stores / 2) + 1, options.Stores }.Where(s => s <= options.Stores).Distinct()];
         var system = await SystemUnderTest.ReadAsync(options);
         var publishedBefore = await PublishedMessages.ReadAsync(options.ApiManagement);
-        var storedBefore = options.Verify ? await verifier.CountStoredAsync() : 0;
-        var ledgerBefore = options.Verify ? await verifier.LedgerSeqAsync() : 0;
-        IReadOnlySet<Guid> idsBefore = options.Verify && options.Retries ? await verifier.StoredIdsAsync() : new HashSet<Guid>();
-        var untouched = options.Verify ? await verifier.UntouchedStoresAsync(sampled) : [];
-        var answersBefore = options.Verify ? await verifier.AnswersBeforeTheDayAsync(sampled) : null;
+        // A chaos day may restart MariaDB while this process starts: what the verification needs from before the day
+        // is read again while the database is away, for a bounded time.
+        var (storedBefore, ledgerBefore, idsBefore, untouched, answersBefore) = !options.Verify
+            ? new BeforeTheDay(0, 0, new HashSet<Guid>(), new HashSet<int>(), null)
+            : await DatabaseOutage.WaitOutAsync(async () => new BeforeTheDay(
+                await verifier.CountStoredAsync(),
+                await verifier.LedgerSeqAsync(),
+                options.Retries ? await verifier.StoredIdsAsync() : new HashSet<Guid>(),
+                await verifier.UntouchedStoresAsync(sampled),
+                await verifier.AnswersBeforeTheDayAsync(sampled)),
+                DatabasePatienceBeforeTheDay,
+                away => Console.WriteLine($"MariaDB is away ({away.Message}); reading what stands before the day again"));
 
         // Room for a retry of every purchase, and then some, when the run retries.
         var log = new RequestLog(options.TotalPurchases * (options.Retries ? 3 : 1));
@@ -179,6 +186,13 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
 
         return failed > 0 || !verified ? 1 : result.Thresholds.All(threshold => threshold.Passed) ? 0 : ThresholdBreached;
     }
+
+    /// <summary>How long the run waits for MariaDB before its day: a restart takes seconds; a database away longer
+    /// than this ends the run as a failure.</summary>
+    public static readonly TimeSpan DatabasePatienceBeforeTheDay = TimeSpan.FromMinutes(2);
+
+    /// <summary>What the verification compares the day with, read before it.</summary>
+    private sealed record BeforeTheDay(long Stored, long LedgerSeq, IReadOnlySet<Guid> Ids, IReadOnlySet<int> Untouched, AnswersBeforeTheDay? Answers);
 
     /// <summary>Why a verifying run cannot start without a signing key.</summary>
     public const string NoCredential = "the verification reads purchase history, which needs an analyst's credential, and there is no key "

@@ -34,6 +34,31 @@ public sealed class DatabaseOutageFailuresTests
         Assert.False(DatabaseOutage.Explains(new NullReferenceException()));
     }
 
+    [Fact]
+    public async Task A_reading_is_tried_again_while_the_database_is_away_and_its_value_returned_once_it_is_back()
+    {
+        var tries = 0;
+        var told = new List<string>();
+
+        var value = await DatabaseOutage.WaitOutAsync(
+            () => ++tries < 3 ? throw new EndOfStreamException($"cut {tries}") : Task.FromResult(42L), TimeSpan.FromMinutes(1), away => told.Add(away.Message));
+
+        Assert.Equal(42L, value);
+        Assert.Equal(["cut 1", "cut 2"], told);
+    }
+
+    [Fact]
+    public async Task A_reading_that_fails_for_another_reason_or_past_the_patience_is_not_tried_again()
+    {
+        var tries = 0;
+        await Assert.ThrowsAsync<InvalidOperationException>(() => DatabaseOutage.WaitOutAsync<long>(
+            () => { tries++; throw new InvalidOperationException("a mistake"); }, TimeSpan.FromMinutes(1), _ => { }));
+        Assert.Equal(1, tries);
+
+        await Assert.ThrowsAsync<IOException>(() => DatabaseOutage.WaitOutAsync<long>(
+            () => throw new IOException("away for good"), TimeSpan.Zero, _ => { }));
+    }
+
     /// <summary>MySqlException has no public constructor: a connection to a closed port raises a real one.</summary>
     private static MySqlException CreateMySqlException()
     {

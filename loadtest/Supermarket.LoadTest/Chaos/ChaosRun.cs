@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Text.RegularExpressions;
 
 namespace Supermarket.LoadTest.Chaos;
 
@@ -12,7 +11,7 @@ namespace Supermarket.LoadTest.Chaos;
 /// back, a question unanswered in a scenario that promises every answer, a purchase given up or a part that did not
 /// recover fails the run (exit code 1).
 /// </summary>
-public sealed partial class ChaosRun(ChaosOptions options, IFaults faults, IChaosDays days, TextWriter console, ISalesAnswers? answers = null)
+public sealed class ChaosRun(ChaosOptions options, IFaults faults, IChaosDays days, TextWriter console, ISalesAnswers? answers = null)
 {
     /// <summary>How often a repaired part is probed.</summary>
     public static readonly TimeSpan ProbeInterval = TimeSpan.FromMilliseconds(500);
@@ -29,8 +28,7 @@ public sealed partial class ChaosRun(ChaosOptions options, IFaults faults, IChao
             console.WriteLine($"{outcome.Scenario}: {(outcome.Passed ? "passed" : $"FAILED; see {outcome.Day.Log}")}");
             if (!outcome.Passed)
             {
-                WriteTail(outcome.Day.Log);
-                await SaveSystemLogsAsync(outcome, cancellationToken);
+                await ShowEvidenceAsync(outcome, cancellationToken);
             }
 
             outcomes.Add(outcome);
@@ -42,83 +40,40 @@ public sealed partial class ChaosRun(ChaosOptions options, IFaults faults, IChao
     /// <summary>Lines of a failed day's log shown on the console: CI keeps the console, not the logs.</summary>
     public const int FailedLogLines = 40;
 
-    /// <summary>The end of a failed day's log, where the load test says why it failed (or the exception that ended it).</summary>
-    private void WriteTail(string log)
+    /// <summary>A failed day's evidence on the console: the end of its log, where the load test says why it failed
+    /// (or the exception that ended it), and what every part printed, kept beside it as <c>scenario-system.log</c>,
+    /// with its last warnings and errors shown.</summary>
+    private async Task ShowEvidenceAsync(ScenarioOutcome outcome, CancellationToken cancellationToken)
     {
+        var log = outcome.Day.Log;
         if (!File.Exists(log))
         {
             return;
         }
 
-        console.WriteLine($"  the last {FailedLogLines} lines of {log}:");
-        foreach (var line in File.ReadLines(log).TakeLast(FailedLogLines))
-        {
-            console.WriteLine($"  | {line}");
-        }
-    }
-
-    /// <summary>What every part printed, kept beside a failed day's log as <c>scenario-system.log</c>; its last
-    /// warnings and errors shown on the console.</summary>
-    private async Task SaveSystemLogsAsync(ScenarioOutcome outcome, CancellationToken cancellationToken)
-    {
-        if (!File.Exists(outcome.Day.Log))
-        {
-            return;
-        }
-
-        string logs;
         try
         {
-            logs = await faults.SystemLogsAsync(cancellationToken);
-        }
-        catch (Exception exception) when (exception is InvalidOperationException or TimeoutException or IOException)
-        {
-            console.WriteLine($"  the system's logs could not be read: {exception.Message}");
-            return;
-        }
-
-        var lines = Colours().Replace(logs, "").Split('\n').Select(line => line.TrimEnd()).ToArray();
-        var path = Path.Combine(Path.GetDirectoryName(Path.GetFullPath(outcome.Day.Log))!, $"{outcome.Scenario}-system.log");
-        await File.WriteAllLinesAsync(path, lines, cancellationToken);
-        var noteworthy = WarningsAndErrors(lines).TakeLast(FailedLogLines).ToList();
-        console.WriteLine($"  the system's logs: {path}; their last {noteworthy.Count} lines of warnings and errors:");
-        foreach (var line in noteworthy)
-        {
-            console.WriteLine($"  | {line}");
-        }
-    }
-
-    /// <summary>Each line written as a warning or an error, with the indented lines that carry on its message (.NET's
-    /// console logger writes the category on one line and the message on the next).</summary>
-    private static IEnumerable<string> WarningsAndErrors(IReadOnlyList<string> lines)
-    {
-        for (var index = 0; index < lines.Count; index++)
-        {
-            if (!WarningOrError().IsMatch(lines[index]))
+            console.WriteLine($"  the last {FailedLogLines} lines of {log}:");
+            foreach (var line in File.ReadLines(log).TakeLast(FailedLogLines))
             {
-                continue;
+                console.WriteLine($"  | {line}");
             }
 
-            yield return lines[index];
-            while (index + 1 < lines.Count && Continuation().IsMatch(lines[index + 1]))
+            var logs = await faults.SystemLogsAsync(cancellationToken);
+            var path = Path.Combine(Path.GetDirectoryName(Path.GetFullPath(log))!, $"{outcome.Scenario}-system.log");
+            await File.WriteAllLinesAsync(path, SystemLogLines.InTimeOrder(logs), cancellationToken);
+            var noteworthy = SystemLogLines.WarningsAndErrors(logs, FailedLogLines);
+            console.WriteLine($"  the system's logs: {path}; their last {noteworthy.Count} lines of warnings and errors:");
+            foreach (var line in noteworthy)
             {
-                yield return lines[++index];
+                console.WriteLine($"  | {line}");
             }
         }
+        catch (Exception exception) when (exception is InvalidOperationException or TimeoutException or IOException or UnauthorizedAccessException)
+        {
+            console.WriteLine($"  the evidence could not be gathered: {exception.Message}");
+        }
     }
-
-    /// <summary>A line .NET's console logger (warn:, fail:, crit:), RabbitMQ ([warning], [error]) or MariaDB
-    /// ([Warning], [ERROR]) wrote as a warning or an error.</summary>
-    [GeneratedRegex(@"\b(warn|warning|fail|error|crit|critical)\b", RegexOptions.IgnoreCase)]
-    private static partial Regex WarningOrError();
-
-    /// <summary>A line of <c>aspire logs --timestamps</c> (time, [resource]) whose text is indented.</summary>
-    [GeneratedRegex(@"^\S+ \[[^\]]+\] {2,}\S")]
-    private static partial Regex Continuation();
-
-    /// <summary>The terminal colours the Aspire CLI writes even into a pipe.</summary>
-    [GeneratedRegex(@"\x1B\[[0-9;]*[A-Za-z]")]
-    private static partial Regex Colours();
 
     private async Task<ScenarioOutcome> RunAsync(ChaosScenario scenario, int index, CancellationToken cancellationToken)
     {

@@ -1,3 +1,4 @@
+using System.Text.Json.Serialization;
 using Supermarket.Database.LoadTest;
 
 namespace Supermarket.LoadTest.Reporting;
@@ -8,15 +9,21 @@ namespace Supermarket.LoadTest.Reporting;
 /// is what shows history outgrowing the pool (issue #45): an index that no longer fits has each insert read its leaf
 /// from disk first, and the CPU a purchase grows with it.
 /// </summary>
-public sealed record BufferPoolPages(long ReadFromDisk, long Requested, long Written)
+/// <param name="ServerStartedAt">When MariaDB started, as the reading found it (to the second): pages of two starts are
+/// not comparable. Not a figure of the report.</param>
+public sealed record BufferPoolPages(long ReadFromDisk, long Requested, long Written,
+    [property: JsonIgnore] DateTimeOffset ServerStartedAt = default)
 {
+    /// <summary>Uptime is counted in whole seconds, and two readings take their own time.</summary>
+    private static readonly TimeSpan SameStart = TimeSpan.FromSeconds(3);
+
     /// <summary>The counters now; null when the database does not answer (the report says "not measured").</summary>
     public static async Task<BufferPoolPages?> ReadAsync(StoredSales stored)
     {
         try
         {
-            var (read, requested, written) = await stored.BufferPoolCountersAsync();
-            return new BufferPoolPages(read, requested, written);
+            var (read, requested, written, uptime) = await stored.BufferPoolCountersAsync();
+            return new BufferPoolPages(read, requested, written, DateTimeOffset.UtcNow - TimeSpan.FromSeconds(uptime));
         }
         catch (Exception exception) when (DatabaseOutage.Explains(exception))
         {
@@ -24,10 +31,11 @@ public sealed record BufferPoolPages(long ReadFromDisk, long Requested, long Wri
         }
     }
 
-    /// <summary>The pages between two readings; null when a counter went back, as it does when MariaDB restarted in
-    /// between (the chaos run's mariadb-restart): what the day did is then not known.</summary>
+    /// <summary>The pages between two readings; null when MariaDB restarted in between (the chaos run's
+    /// mariadb-restart), which began its counters again: what the day did is then not known.</summary>
     public BufferPoolPages? Since(BufferPoolPages before) =>
-        ReadFromDisk < before.ReadFromDisk || Requested < before.Requested || Written < before.Written
+        (ServerStartedAt - before.ServerStartedAt).Duration() > SameStart
+        || ReadFromDisk < before.ReadFromDisk || Requested < before.Requested || Written < before.Written
             ? null
             : new(ReadFromDisk - before.ReadFromDisk, Requested - before.Requested, Written - before.Written);
 }

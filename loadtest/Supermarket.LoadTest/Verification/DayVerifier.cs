@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
-using MySqlConnector;
 using Supermarket.Database.LoadTest;
 using Supermarket.LoadTest.Live;
 using Supermarket.LoadTest.Reporting;

@@ -46,10 +46,11 @@ public sealed class ChaosRunTests
     [Fact]
     public async Task A_failed_day_shows_the_end_of_its_log_and_the_system_s_warnings_on_the_console()
     {
-        var log = Path.GetTempFileName();
+        var folder = Directory.CreateTempSubdirectory("chaos-");
         try
         {
-            await File.WriteAllLinesAsync(log, Enumerable.Range(1, ChaosRun.FailedLogLines + 5).Select(line => $"line {line}"));
+            var log = Path.Combine(folder.FullName, "writer.log");
+            await File.WriteAllLinesAsync(log, Enumerable.Range(1, ChaosRun.FailedLogLines + 5).Select(line => $"line {line}"), TestContext.Current.CancellationToken);
             var faults = new ScriptedFaults(new());
             var days = new ScriptedDays(new(), faults, _ => new DayOutcome(ExitCode: 1, Result: null, log));
             var console = new StringWriter();
@@ -57,24 +58,46 @@ public sealed class ChaosRunTests
             var (exitCode, _) = await new ChaosRun(Quick with { Scenarios = ["writer"] }, faults, days, console).RunAsync(CancellationToken.None);
 
             Assert.Equal(1, exitCode);
-            var shown = console.ToString();
+            var shown = console.ToString().ReplaceLineEndings("\n");
             Assert.Contains($"| line {ChaosRun.FailedLogLines + 5}", shown, StringComparison.Ordinal);
-            Assert.Contains("| line 6\n", shown.ReplaceLineEndings("\n"), StringComparison.Ordinal);
-            Assert.DoesNotContain("| line 5\n", shown.ReplaceLineEndings("\n"), StringComparison.Ordinal);
+            Assert.Contains("| line 6\n", shown, StringComparison.Ordinal);
+            Assert.DoesNotContain("| line 5\n", shown, StringComparison.Ordinal);
 
             // What every part printed is kept beside the day's log, and its warnings and errors are shown.
-            var systemLog = Path.Combine(Path.GetDirectoryName(log)!, "writer-system.log");
-            Assert.StartsWith("2026-11-28T03:41:02.000Z [purchases-writer] info", await File.ReadAllTextAsync(systemLog, TestContext.Current.CancellationToken), StringComparison.Ordinal);
+            var systemLog = await File.ReadAllTextAsync(Path.Combine(folder.FullName, "writer-system.log"), TestContext.Current.CancellationToken);
+            Assert.StartsWith("2026-11-28T03:41:02.000Z [purchases-writer] info", systemLog, StringComparison.Ordinal);
             Assert.Contains("| 2026-11-28T03:41:40.000Z [purchases-writer] warn: MassTransit.ReceiveTransport[0]\n"
-                + "  | 2026-11-28T03:41:40.000Z [purchases-writer]       Connection Failed", shown.ReplaceLineEndings("\n"), StringComparison.Ordinal);
-            Assert.Contains("| 2026-11-28T03:41:41.000Z [rabbitmq-3] 2026-11-28 03:41:41.000 [error]", shown, StringComparison.Ordinal);
+                + "  | 2026-11-28T03:41:40.000Z [purchases-writer]       Connection Failed", shown, StringComparison.Ordinal);
             Assert.DoesNotContain("Bus started", shown, StringComparison.Ordinal);
-            Assert.DoesNotContain("Supermarket.PurchasesWriter[0]", shown, StringComparison.Ordinal);
-            File.Delete(systemLog);
         }
         finally
         {
-            File.Delete(log);
+            folder.Delete(recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task A_failed_day_whose_system_logs_cannot_be_read_still_ends_with_its_table()
+    {
+        var folder = Directory.CreateTempSubdirectory("chaos-");
+        try
+        {
+            var log = Path.Combine(folder.FullName, "writer.log");
+            await File.WriteAllTextAsync(log, "FAILED: the verification found a mismatch.\n", TestContext.Current.CancellationToken);
+            var faults = new ScriptedFaults(new()) { SystemLogs = () => throw new InvalidOperationException("aspire logs exited with 1") };
+            var days = new ScriptedDays(new(), faults, _ => new DayOutcome(ExitCode: 1, Result: null, log));
+            var console = new StringWriter();
+
+            var (exitCode, table) = await new ChaosRun(Quick with { Scenarios = ["writer", "mariadb"] }, faults, days, console).RunAsync(CancellationToken.None);
+
+            Assert.Equal(1, exitCode);
+            Assert.Equal(2, table.Split('\n').Count(row => row.Contains("**FAILED**", StringComparison.Ordinal)));
+            Assert.Contains("| FAILED: the verification found a mismatch.", console.ToString(), StringComparison.Ordinal);
+            Assert.Contains("the evidence could not be gathered: aspire logs exited with 1", console.ToString(), StringComparison.Ordinal);
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
         }
     }
 
@@ -241,13 +264,15 @@ public sealed class ChaosRunTests
 
         public Task RepairAsync(ChaosScenario scenario, CancellationToken cancellationToken) => Record($"repair {scenario.Name}");
 
-        public Task<string> SystemLogsAsync(CancellationToken cancellationToken) => Task.FromResult(
+        public Func<string> SystemLogs { get; init; } = () =>
             "\u001b[2m2026-11-28T03:41:02.000Z \u001b[0m[purchases-writer] info: MassTransit[0]\n"
             + "2026-11-28T03:41:02.000Z [purchases-writer]       Bus started: rabbitmq://127.0.0.1/supermarket\n"
             + "2026-11-28T03:41:40.000Z [purchases-writer] warn: MassTransit.ReceiveTransport[0]\n"
             + "2026-11-28T03:41:40.000Z [purchases-writer]       Connection Failed: rabbitmq://127.0.0.1:5674/\n"
             + "2026-11-28T03:41:40.100Z [purchases-writer] info: Supermarket.PurchasesWriter[0]\n"
-            + "2026-11-28T03:41:41.000Z [rabbitmq-3] 2026-11-28 03:41:41.000 [error] <0.1.0> closing AMQP connection\n");
+            + "2026-11-28T03:41:41.000Z [rabbitmq-3] 2026-11-28 03:41:41.000 [error] <0.1.0> closing AMQP connection\n";
+
+        public Task<string> SystemLogsAsync(CancellationToken cancellationToken) => Task.FromResult(SystemLogs());
 
         public async Task<bool> RecoveredAsync(ChaosScenario scenario, CancellationToken cancellationToken)
         {
