@@ -32,6 +32,8 @@ BASE_IMAGE=localhost/supermarket/debian:bookworm
 HEALTH_CHECK_SECONDS=5
 # The group, in the broker's and the database's images, whose members may read the TLS server key (mode 640).
 TLS_KEY_GROUP_ID=7000
+# The commit the images are built from: each service's /about says it, and the load test refuses an API of another.
+SOURCE_REVISION=$(git -C "$ROOT" rev-parse HEAD 2>/dev/null || true)
 
 log() { printf '[containers] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -41,7 +43,7 @@ pid_of() { if [ -f "$1" ]; then cat "$1"; fi; }
 compose() {
   local files=(-f "$ROOT/docker/compose.yaml")
   [ ! -d "$TLS_DIR" ] || files+=(-f "$ROOT/docker/compose.tls.yaml")
-  DOCKER_HOST=unix://$SOCKET SUPERMARKET_TLS_DIR=$TLS_DIR \
+  DOCKER_HOST=unix://$SOCKET SUPERMARKET_TLS_DIR=$TLS_DIR SUPERMARKET_SOURCE_REVISION=$SOURCE_REVISION \
     docker-compose -p supermarket "${files[@]}" --env-file "$ENV_FILE" "$@"
 }
 
@@ -229,7 +231,9 @@ up() { # [--tls]
   if [ "${1:-}" = --tls ]; then make_tls; else rm -rf "$TLS_DIR"; fi
   start_health_checks
   log "building the application images and starting the topology (docker/compose.yaml)"
-  compose build --quiet
+  # The load test's image too: it is in a profile, which a plain `build` skips, and `run` builds an image only when
+  # there is none, so a load test from an older checkout would test this one.
+  compose --profile loadtest build --quiet
   compose up -d
   # The stand-in's nginx (1.22) finds the API replicas once, at its start; this up may have recreated them since.
   compose restart nginx

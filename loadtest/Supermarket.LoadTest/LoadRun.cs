@@ -40,6 +40,12 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
             ? [.. Enumerable.Range(1, options.Stores)]
             : [.. new[] { 1, (options.Stores / 2) + 1, options.Stores }.Where(s => s <= options.Stores).Distinct()];
         var system = await SystemUnderTest.ReadAsync(options);
+        if (LoadTestBuild.DisagreementWith(system, LoadTestBuild.Version) is { } otherBuild)
+        {
+            Console.WriteLine($"FAILED: {otherBuild}");
+            return 1;
+        }
+
         var publishedBefore = await PublishedMessages.ReadAsync(options.ApiManagement);
         // A chaos day may restart MariaDB while this process starts: what the verification needs from before the day
         // is read again while the database is away, for a bounded time.

@@ -27,6 +27,7 @@ public sealed record SystemUnderTest(IReadOnlyList<SettingsGroup> Groups)
             groups.Add(await AboutAsync(worker.ToString(), http, "about"));
         }
 
+        groups.Add(new SettingsGroup("Supermarket.LoadTest", [new Setting("version", LoadTestBuild.Version ?? "?")]));
         groups.Add(await BrokerAsync(options));
         if (!options.Verify)
         {
