@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using System.Net;
 using System.Text.Json;
 using Supermarket.Database.LoadTest;
 using Supermarket.LoadTest.Live;
@@ -92,9 +93,16 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
             stored = newlyStored >= successful ? watch.Elapsed.TotalSeconds : null;
         }
 
+        // The answers are asked once, right after the last acknowledged purchase is stored, while the matrix's own
+        // progress is watched beside them: an answer must count everything stored before it was asked, however far
+        // behind the matrix (or a replica of it) was.
         var lastEntry = await LedgerSeqAsync();
-        var counted = await PollAsync(CountedThroughAsync, seq => seq >= lastEntry, progress: seq => seq);
-        Lag = (stored, counted >= lastEntry ? watch.Elapsed.TotalSeconds : null);
+        var counting = PollAsync(CountedThroughAsync, seq => seq >= lastEntry, progress: seq => seq, measured: watch);
+        var answers = answersBefore is { } before
+            ? await CheckAnswersAgainstTheDayAsync(before, ledgerBefore, tally, untouched, exact: retried is null)
+            : await CheckAnswersAgainstWholeHistoryAsync(tally, untouched);
+        var (counted, countedAt) = await counting;
+        Lag = (stored, counted >= lastEntry ? countedAt : null);
         if (caughtUp is not null)
         {
             await caughtUp();
@@ -110,9 +118,7 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
                 $"purchases stored in MySQL for {options.Date}, stores 1..{options.Stores}: {inMySql - storedBefore:N0} new, successful POSTs: {successful:N0}");
         }
 
-        ok &= answersBefore is { } before
-            ? await CheckAnswersAgainstTheDayAsync(before, ledgerBefore, tally, untouched, exact: retried is null)
-            : await CheckAnswersAgainstWholeHistoryAsync(tally, untouched);
+        ok &= answers;
 
         foreach (var (passed, what) in await new HistoryCheck(api, options).VerifyAsync(history))
         {
@@ -152,8 +158,9 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
 
         foreach (var (path, truth) in checks)
         {
-            var answer = await PollAsync(() => GetRankingAsync(path), got => got.SequenceEqual(truth));
-            var matches = Check(answer.SequenceEqual(truth), $"GET /{path} = MySQL ({Describe(truth)})");
+            var answer = await AskOnceAsync(path);
+            var matches = Check(answer.SequenceEqual(truth), $"GET /{path}, asked once, = MySQL ({Describe(truth)})"
+                + (answer.SequenceEqual(truth) ? "" : $": answered {Describe(answer)}"));
             AnswersMatchMySql &= matches;
             ok &= matches;
         }
@@ -205,9 +212,9 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
 
     private async Task<bool> CheckRankingAsync(string path, IReadOnlyList<(int Id, long Units)> before, IReadOnlyDictionary<int, long> day, int size)
     {
-        var answer = await PollAsync(() => GetRankingAsync(path), got => RankingAfterTheDay.Problems(before, got, day, size).Count == 0);
+        var answer = await AskOnceAsync(path);
         var problems = RankingAfterTheDay.Problems(before, answer, day, size);
-        var matches = Check(problems.Count == 0, $"GET /{path} = its answer before the day + the day's ledger entries ({Describe(answer)})"
+        var matches = Check(problems.Count == 0, $"GET /{path}, asked once, = its answer before the day + the day's ledger entries ({Describe(answer)})"
             + (problems.Count == 0 ? "" : ": " + string.Join("; ", problems.Take(3))));
         AnswersMatchMySql &= matches;
         return matches;
@@ -232,13 +239,13 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
         var byStore = new Dictionary<int, IReadOnlyList<(int Id, long Units)>>();
         foreach (var store in stores)
         {
-            byStore[store] = await GetRankingAsync($"items/store/{store}");
+            byStore[store] = await AskOnceAsync($"items/store/{store}");
         }
 
         var byItem = new Dictionary<int, IReadOnlyList<(int Id, long Units)>>();
         foreach (var item in byStore.Values.Where(ranking => ranking.Count > 0).Select(ranking => ranking[0].Id).Distinct())
         {
-            byItem[item] = await GetRankingAsync($"items/top10/{item}");
+            byItem[item] = await AskOnceAsync($"items/top10/{item}");
         }
 
         return new AnswersBeforeTheDay(held, counted, byStore, byItem);
@@ -270,12 +277,17 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
     /// <summary>Probes until done, or until the timeout passes without progress: with <paramref name="progress"/>,
     /// each time the figure it reads grows (more stored, more counted), the wait starts over, so a slow drain is
     /// waited for and a stalled one is not.</summary>
-    private async Task<T> PollAsync<T>(Func<Task<T>> probe, Func<T, bool> done, Func<T, long>? progress = null)
+    private async Task<T> PollAsync<T>(Func<Task<T>> probe, Func<T, bool> done, Func<T, long>? progress = null) =>
+        (await PollAsync(probe, done, progress, measured: null)).Value;
+
+    /// <summary>As above, with the time on <paramref name="measured"/> when the probe was last sent.</summary>
+    private async Task<(T Value, double At)> PollAsync<T>(Func<Task<T>> probe, Func<T, bool> done, Func<T, long>? progress, Stopwatch? measured)
     {
         var deadline = Stopwatch.StartNew();
         var best = long.MinValue;
         while (true)
         {
+            var at = measured?.Elapsed.TotalSeconds ?? 0;
             var value = await probe();
             if (progress?.Invoke(value) is { } figure && figure > best)
             {
@@ -285,7 +297,7 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
 
             if (done(value) || deadline.Elapsed > options.VerifyTimeout)
             {
-                return value;
+                return (value, at);
             }
 
             await Task.Delay(200);
@@ -303,12 +315,32 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
             .OrderByDescending(sale => sale.Units).ThenBy(sale => sale.Store).Take(TopStoresAnswered).Select(sale => (sale.Store, sale.Units))]))];
     }
 
+    /// <summary>The first answer (200) to a question: the one checked. Only "not now" (503 while a shard is away, 504
+    /// past the aggregator's deadline) is asked again, until --verify-timeout.</summary>
+    private async Task<IReadOnlyList<(int, long)>> AskOnceAsync(string path)
+    {
+        var deadline = Stopwatch.StartNew();
+        while (true)
+        {
+            try
+            {
+                return await GetRankingAsync(path);
+            }
+            catch (HttpRequestException notNow) when (notNow.StatusCode is HttpStatusCode.ServiceUnavailable or HttpStatusCode.GatewayTimeout
+                && deadline.Elapsed < options.VerifyTimeout)
+            {
+                await Task.Delay(200);
+            }
+        }
+    }
+
+    /// <summary>An answer; any status but 200 is an <see cref="HttpRequestException"/> naming it, never an empty list.</summary>
     private async Task<IReadOnlyList<(int, long)>> GetRankingAsync(string path)
     {
         using var response = await api.GetAsync(path);
         if (!response.IsSuccessStatusCode)
         {
-            return [];
+            throw new HttpRequestException($"GET /{path} answered {(int)response.StatusCode}", null, response.StatusCode);
         }
 
         using var json = JsonDocument.Parse(await response.Content.ReadAsStringAsync());

@@ -21,10 +21,23 @@ public static class ClientErrors
             statusCode: StatusCodes.Status413PayloadTooLarge,
             title: "The request body is too large.");
 
-    /// <summary>503 with Retry-After. When a publish timed out the broker may still deliver the purchase, so the
-    /// answer cannot promise that nothing was recorded; a retry with the same Idempotency-Key is always safe.</summary>
-    public static ProblemHttpResult PurchaseUnconfirmed(HttpContext http, TimeSpan retryAfter) =>
-        Unavailable(http, "The message broker is unavailable; the purchase is not confirmed. Retry later with the same Idempotency-Key.", retryAfter);
+    /// <summary>503 with Retry-After: the purchase was never published (or the broker refused it), so nothing was
+    /// recorded and a retry, keyed or not, records it once.</summary>
+    public static ProblemHttpResult PurchaseNotRecorded(HttpContext http, TimeSpan retryAfter) =>
+        Unavailable(http, "The message broker is unavailable or busy; nothing was recorded. Retry later.", retryAfter);
+
+    /// <summary>504 with Retry-After: the purchase was published and the broker did not confirm it in time, so it may
+    /// yet be recorded. Only a retry with the same Idempotency-Key is sure to record it once.</summary>
+    public static ProblemHttpResult PurchaseOutcomeUnknown(HttpContext http, TimeSpan retryAfter)
+    {
+        http.Response.Headers.RetryAfter = Seconds(retryAfter);
+        return TypedResults.Problem(
+            detail: "The message broker did not confirm the purchase in time: it may or may not be recorded. Send it again with the same " +
+                "Idempotency-Key to have it recorded once; sent again without one, it may be recorded twice.",
+            statusCode: StatusCodes.Status504GatewayTimeout,
+            title: "The outcome is not known.",
+            extensions: new Dictionary<string, object?> { ["message"] = "Outcome unknown: the purchase may or may not be recorded." });
+    }
 
     /// <summary>422, as the IETF Idempotency-Key draft says: the key already stands for a different request, and
     /// nothing of this one is recorded.</summary>
@@ -50,7 +63,9 @@ public static class ClientErrors
 
     private static ProblemHttpResult Unavailable(HttpContext http, string detail, TimeSpan retryAfter)
     {
-        http.Response.Headers.RetryAfter = ((int)Math.Ceiling(retryAfter.TotalSeconds)).ToString(System.Globalization.CultureInfo.InvariantCulture);
+        http.Response.Headers.RetryAfter = Seconds(retryAfter);
         return TypedResults.Problem(detail: detail, statusCode: StatusCodes.Status503ServiceUnavailable, title: "Service unavailable.");
     }
+
+    private static string Seconds(TimeSpan time) => ((int)Math.Ceiling(time.TotalSeconds)).ToString(System.Globalization.CultureInfo.InvariantCulture);
 }

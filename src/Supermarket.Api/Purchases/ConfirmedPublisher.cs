@@ -17,17 +17,21 @@ public sealed class ConfirmedPublisher(IBus bus, IOptions<BrokerOptions> broker,
 {
     private readonly bool _persistent = broker.Value.PersistentDelivery;
 
-    /// <summary>True once the broker confirmed the message <paramref name="within"/> the time given (what is left of the
-    /// latest of its requests' deadlines).</summary>
-    public async Task<bool> PublishAsync(PurchaseBatchRecorded message, TimeSpan within, CancellationToken aborted)
+    /// <summary>Confirmed once the broker confirmed the message within the attempt's time (what is left of the latest of
+    /// its requests' deadlines); not published when it never left or the broker refused it; otherwise not known.</summary>
+    public async Task<PublishOutcome> PublishAsync(PurchaseBatchRecorded message, PublishAttempt attempt)
     {
         var purchases = message.Purchases;
         var started = Stopwatch.GetTimestamp();
-        using var attempt = new PublishAttempt(within, aborted);
         try
         {
             await bus.Publish(message, context =>
             {
+                if (!attempt.TryStartSending())
+                {
+                    throw new OperationCanceledException("The publish was given up before it reached a channel.");
+                }
+
                 context.GetOrAddPayload(() => attempt);
                 context.Durable = _persistent;
                 if (context.TryGetPayload<RabbitMqSendContext>(out var rabbit))
@@ -37,25 +41,41 @@ public sealed class ConfirmedPublisher(IBus bus, IOptions<BrokerOptions> broker,
             }, attempt.Token);
             connection.Confirmed();
             metrics.Published(purchases.Length, Stopwatch.GetElapsedTime(started), "confirmed");
-            return true;
+            return PublishOutcome.Confirmed;
         }
-        catch (Exception exception) when (!aborted.IsCancellationRequested)
+        catch (Exception exception)
         {
-            // A cancelled wait may still have reached the broker, so the purchases may yet arrive; the writers are
-            // idempotent on their ids, and a client that retries with its Idempotency-Key makes the same ids.
             metrics.Published(purchases.Length, Stopwatch.GetElapsedTime(started), attempt.Refused ? "refused" : "unconfirmed");
             if (attempt.Refused)
             {
                 // Expected while storage is behind; the 503s are counted, not each logged with its ids.
                 logger.LogDebug("A group of {Count} purchases was refused by the broker: a queue is at its length limit", purchases.Length);
-            }
-            else
-            {
-                logger.LogWarning(exception, "A group of {Count} purchases was not confirmed by the broker: {PurchaseIds}",
-                    purchases.Length, string.Join(",", purchases.Select(p => p.PurchaseId)));
+                return PublishOutcome.NotPublished;
             }
 
-            return false;
+            if (attempt.TryGiveUp())
+            {
+                logger.LogDebug("A group of {Count} purchases was not published: no channel to the broker in time", purchases.Length);
+                return PublishOutcome.NotPublished;
+            }
+
+            // It may have left before the wait ended: the purchases may yet arrive.
+            logger.LogWarning(exception, "A group of {Count} purchases was not confirmed by the broker: {PurchaseIds}",
+                purchases.Length, string.Join(",", purchases.Select(p => p.PurchaseId)));
+            return PublishOutcome.Unknown;
         }
     }
+}
+
+/// <summary>What became of a publish: what the requests in its group may promise about their purchases.</summary>
+public enum PublishOutcome
+{
+    /// <summary>The broker confirmed it: 201.</summary>
+    Confirmed,
+
+    /// <summary>Never sent, or refused by the broker: nothing will be recorded.</summary>
+    NotPublished,
+
+    /// <summary>Sent, and no answer from the broker in time: it may or may not be recorded.</summary>
+    Unknown,
 }

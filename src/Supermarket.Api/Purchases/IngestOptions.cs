@@ -15,6 +15,10 @@ public sealed class IngestOptions
     [Range(typeof(TimeSpan), "00:00:00.100", "00:01:00")]
     public TimeSpan RequestDeadline { get; set; } = TimeSpan.FromSeconds(5);
 
+    /// <summary>The least time left of a request's deadline with which its purchase is still published: a tenth of it
+    /// (a confirm takes milliseconds here). With less, it is not sent, and its 503 can promise nothing was recorded.</summary>
+    public TimeSpan TimeToConfirm => RequestDeadline / 10;
+
     /// <summary>How long a proxy in front must wait for an answer, so that the API always answers first: twice the
     /// deadline (a request whose purchase a group took answers with its group, by the latest deadline in it, which began
     /// at most one deadline later: PurchaseBatcher) plus time for a request to reach the endpoint on a busy box. The

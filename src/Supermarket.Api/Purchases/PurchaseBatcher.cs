@@ -24,37 +24,31 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
         FullMode = BoundedChannelFullMode.Wait,
     });
 
-    /// <summary>True once the batch holding the purchase is confirmed; false if that did not happen by the request's
-    /// deadline, or the API is overloaded (too many purchases waiting).</summary>
-    /// <remarks>A purchase is published only while its request still waits: one whose deadline passes (or whose
-    /// client goes) before a batch took it is withdrawn and never published, so that 503 never hides a purchase that
-    /// is recorded later, and a client without an Idempotency-Key can retry without recording it twice. A batch's
-    /// publish is bounded by the latest deadline among its purchases: a request whose deadline is near never cuts short
-    /// the publish of the others in its group, which would answer them 503 with time left (and, had the frame left,
-    /// store them anyway). So a request whose purchase a group took answers with its group, past its own deadline if
-    /// need be: never 503 for a purchase its group then had confirmed (#57). The group answers all its requests by its
-    /// latest deadline, at most Ingest:RequestDeadline after the last of them began (the proxy's read timeout,
-    /// IngestOptions.ProxyReadTimeoutSeconds, allows twice the deadline), also when its publish overruns that (MassTransit does not give up a publish on a blocked connection when
-    /// told): then every request of the group answers 503, as for any publish whose confirm did not come in
-    /// time.</remarks>
-    public async Task<bool> SubmitAsync(PurchaseRecorded purchase, RequestDeadline deadline)
+    /// <summary>What became of the purchase's publish, by the request's deadline; not published when the API is
+    /// overloaded (too many purchases waiting).</summary>
+    /// <remarks>A purchase is published only while its request still waits, and with time left for the broker's
+    /// confirm (<see cref="IngestOptions.TimeToConfirm"/>); otherwise it is withdrawn, never published, and its
+    /// answer can promise nothing was recorded. A purchase a group took answers with its group, by the latest
+    /// deadline in it (docs/architecture.md, "Group commit"): a publish whose confirm does not come by then has an
+    /// outcome that is not known, and says so.</remarks>
+    public async Task<PublishOutcome> SubmitAsync(PurchaseRecorded purchase, RequestDeadline deadline)
     {
         var pending = new Pending(purchase, deadline.At);
         if (!_arrivals.Writer.TryWrite(pending))
         {
-            return false;
+            return PublishOutcome.NotPublished;
         }
 
         try
         {
-            return await pending.Confirmed.Task.WaitAsync(deadline.Ended);
+            return await pending.Outcome.Task.WaitAsync(deadline.Ended);
         }
         catch (OperationCanceledException)
         {
             var withdrawn = pending.TryWithdraw();
             deadline.RequestAborted.ThrowIfCancellationRequested();
             // Taken: its group answers it, by the group's latest deadline (PublishAsync).
-            return !withdrawn && await pending.Confirmed.Task.WaitAsync(deadline.RequestAborted);
+            return withdrawn ? PublishOutcome.NotPublished : await pending.Outcome.Task.WaitAsync(deadline.RequestAborted);
         }
     }
 
@@ -85,37 +79,27 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
 
         while (reader.TryRead(out var unsent))
         {
-            unsent.TryTake();
-            unsent.Confirmed.TrySetResult(false);
+            unsent.TryTake(0);
+            unsent.Outcome.TrySetResult(PublishOutcome.NotPublished);
         }
     }
 
     private async Task<List<Pending>> GatherAsync(ChannelReader<Pending> reader, bool othersInFlight, CancellationToken stoppingToken)
     {
         var batch = new List<Pending>(_options.MaxBatchSize);
-        while (batch.Count < _options.MaxBatchSize && reader.TryRead(out var pending))
-        {
-            if (pending.TryTake())
-            {
-                batch.Add(pending);
-            }
-        }
-
+        TakeWhatArrived(reader, batch);
         if (othersInFlight && batch.Count > 0 && batch.Count < _options.MaxBatchSize && _options.BatchLinger > TimeSpan.Zero)
         {
+            // The linger never eats the time the first purchase taken needs for its confirm.
+            var lingerFor = TimeSpan.FromTicks(Math.Min(_options.BatchLinger.Ticks,
+                (RequestDeadline.Until(batch.Min(pending => pending.Deadline)) - _options.TimeToConfirm).Ticks));
             using var linger = CancellationTokenSource.CreateLinkedTokenSource(stoppingToken);
-            linger.CancelAfter(_options.BatchLinger);
+            linger.CancelAfter(lingerFor > TimeSpan.Zero ? lingerFor : TimeSpan.Zero);
             try
             {
                 while (batch.Count < _options.MaxBatchSize && await reader.WaitToReadAsync(linger.Token))
                 {
-                    while (batch.Count < _options.MaxBatchSize && reader.TryRead(out var pending))
-                    {
-                        if (pending.TryTake())
-                        {
-                            batch.Add(pending);
-                        }
-                    }
+                    TakeWhatArrived(reader, batch);
                 }
             }
             catch (OperationCanceledException)
@@ -125,28 +109,55 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
             }
         }
 
+        // A purchase left without time for its confirm (half the reserve it was taken with) is not sent: its request
+        // answers that nothing was recorded.
+        var confirmable = Stopwatch.GetTimestamp() + (ToTimestampTicks(_options.TimeToConfirm) / 2);
+        foreach (var late in batch.Where(pending => pending.Deadline < confirmable))
+        {
+            late.Outcome.TrySetResult(PublishOutcome.NotPublished);
+        }
+
+        batch.RemoveAll(pending => pending.Deadline < confirmable);
         return batch;
     }
+
+    private void TakeWhatArrived(ChannelReader<Pending> reader, List<Pending> batch)
+    {
+        var reserve = ToTimestampTicks(_options.TimeToConfirm);
+        while (batch.Count < _options.MaxBatchSize && reader.TryRead(out var pending))
+        {
+            if (pending.TryTake(reserve))
+            {
+                batch.Add(pending);
+            }
+        }
+    }
+
+    private static long ToTimestampTicks(TimeSpan time) => (long)(time.TotalSeconds * Stopwatch.Frequency);
 
     private async Task PublishAsync(List<Pending> batch, SemaphoreSlim slots)
     {
         using var span = IngestTracing.StartBatch(batch.Select(p => p.Caller));
         var within = RequestDeadline.Until(batch.Max(pending => pending.Deadline));
-        var publishing = PublishWithinAsync(batch, within);
+        using var attempt = new PublishAttempt(within);
+        var publishing = PublishWithinAsync(batch, attempt);
         try
         {
-            // Answered by the group's deadline even if the publish overruns it; its slot stays taken until it ends.
-            var confirmed = await publishing.WaitAsync(within);
-            foreach (var pending in batch)
+            // Answered by the group's deadline even if the publish overruns it (MassTransit does not give up a publish
+            // on a blocked connection); its slot stays taken until it ends.
+            PublishOutcome outcome;
+            try
             {
-                pending.Confirmed.TrySetResult(confirmed);
+                outcome = await publishing.WaitAsync(within);
             }
-        }
-        catch (TimeoutException)
-        {
+            catch (TimeoutException)
+            {
+                outcome = attempt.TryGiveUp() ? PublishOutcome.NotPublished : PublishOutcome.Unknown;
+            }
+
             foreach (var pending in batch)
             {
-                pending.Confirmed.TrySetResult(false);
+                pending.Outcome.TrySetResult(outcome);
             }
         }
         finally
@@ -156,16 +167,16 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
         }
     }
 
-    private async Task<bool> PublishWithinAsync(List<Pending> batch, TimeSpan within)
+    private async Task<PublishOutcome> PublishWithinAsync(List<Pending> batch, PublishAttempt attempt)
     {
         try
         {
-            return await publisher.PublishAsync(new PurchaseBatchRecorded([.. batch.Select(p => p.Purchase)]), within, CancellationToken.None);
+            return await publisher.PublishAsync(new PurchaseBatchRecorded([.. batch.Select(p => p.Purchase)]), attempt);
         }
         catch (Exception exception)
         {
             logger.LogError(exception, "Publishing a batch of {Count} purchases failed", batch.Count);
-            return false;
+            return attempt.TryGiveUp() ? PublishOutcome.NotPublished : PublishOutcome.Unknown;
         }
     }
 
@@ -182,12 +193,12 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
         /// <summary>The request's span, if it is traced: the batch's publish continues its trace.</summary>
         public ActivityContext Caller { get; } = Activity.Current?.Context ?? default;
 
-        public TaskCompletionSource<bool> Confirmed { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        public TaskCompletionSource<PublishOutcome> Outcome { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
-        /// <summary>A batch takes the purchase, unless its request has stopped waiting or is about to (its deadline
-        /// has passed: it withdraws it).</summary>
-        public bool TryTake() =>
-            Stopwatch.GetTimestamp() < Deadline && Interlocked.CompareExchange(ref _state, Taken, Waiting) == Waiting;
+        /// <summary>A batch takes the purchase, unless its request has stopped waiting or is about to (less than
+        /// <paramref name="reserve"/> is left of its deadline: it withdraws it).</summary>
+        public bool TryTake(long reserve) =>
+            Stopwatch.GetTimestamp() + reserve < Deadline && Interlocked.CompareExchange(ref _state, Taken, Waiting) == Waiting;
 
         /// <summary>The request stops waiting, unless a batch has taken the purchase already.</summary>
         public bool TryWithdraw() => Interlocked.CompareExchange(ref _state, Withdrawn, Waiting) == Waiting;

@@ -27,7 +27,8 @@ public static class PurchaseEndpoints
             .ProducesProblem(StatusCodes.Status403Forbidden)
             .ProducesProblem(StatusCodes.Status413PayloadTooLarge)
             .ProducesProblem(StatusCodes.Status422UnprocessableEntity)
-            .ProducesProblem(StatusCodes.Status503ServiceUnavailable);
+            .ProducesProblem(StatusCodes.Status503ServiceUnavailable)
+            .ProducesProblem(StatusCodes.Status504GatewayTimeout);
         return app;
     }
 
@@ -50,7 +51,8 @@ public static class PurchaseEndpoints
             RecordingOutcome.Recorded => TypedResults.Created((string?)null, new PurchaseAccepted("Purchase recorded.", recording.PurchaseId)),
             RecordingOutcome.KeyUsedForAnotherPurchase => ClientErrors.KeyReused(IdempotencyKey.Header),
             RecordingOutcome.KeyUnchecked => ClientErrors.KeyUnchecked(request.HttpContext, retryAfter),
-            _ => ClientErrors.PurchaseUnconfirmed(request.HttpContext, retryAfter),
+            RecordingOutcome.OutcomeUnknown => ClientErrors.PurchaseOutcomeUnknown(request.HttpContext, retryAfter),
+            _ => ClientErrors.PurchaseNotRecorded(request.HttpContext, retryAfter),
         };
     }
 }

@@ -37,8 +37,13 @@ public sealed class PurchaseIngest(
             }
         }
 
-        var confirmed = await batcher.SubmitAsync(purchase, deadline);
-        return new PurchaseRecording(confirmed ? RecordingOutcome.Recorded : RecordingOutcome.Unconfirmed, purchase.PurchaseId);
+        var outcome = await batcher.SubmitAsync(purchase, deadline) switch
+        {
+            PublishOutcome.Confirmed => RecordingOutcome.Recorded,
+            PublishOutcome.NotPublished => RecordingOutcome.NotPublished,
+            _ => RecordingOutcome.OutcomeUnknown,
+        };
+        return new PurchaseRecording(outcome, purchase.PurchaseId);
     }
 
     /// <summary>Gives the purchase its id: from the store's idempotency key when it sent one (so a retry is the same

@@ -16,9 +16,13 @@ public enum RecordingOutcome
     /// <summary>The broker is known to be gone; answered at once, nothing published: 503.</summary>
     BrokerAway,
 
-    /// <summary>No confirm by the request's deadline, or too many purchases already waiting for one: 503. A retry with
-    /// the same key is safe.</summary>
-    Unconfirmed,
+    /// <summary>Not published: withdrawn at the request's deadline before a group took it, refused by the broker, or too
+    /// many purchases already waiting; nothing recorded: 503.</summary>
+    NotPublished,
+
+    /// <summary>Published, and the broker did not confirm it by the group's deadline: it may or may not be recorded
+    /// (504). A retry with the same key records it once either way.</summary>
+    OutcomeUnknown,
 }
 
 /// <summary>The outcome and, once stamped, the purchase's id.</summary>

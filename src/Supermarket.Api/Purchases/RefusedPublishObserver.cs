@@ -7,8 +7,8 @@ namespace Supermarket.Api.Purchases;
 /// Ends a publish at once when RabbitMQ refuses it. From 8.5, MassTransit wraps the broker's nack in a connection
 /// error and retries the publish until it is cancelled, so a purchase refused because the writer's backlog is full
 /// would wait out its whole deadline before its 503, and keep the broker busy refusing it meanwhile. Each
-/// failed try reaches the publish observers with the broker's own exception; a nack is a RabbitMQ.Client <c>PublishException</c>
-/// that is not a return (a return is a message no queue took, which <c>Mandatory</c> already turns into a failure).
+/// failed try reaches the publish observers with the broker's own exception, a RabbitMQ.Client <c>PublishException</c>:
+/// a nack, or a return (no queue took the message, which <c>Mandatory</c> asks for). Either way nothing was stored.
 /// </summary>
 public sealed class RefusedPublishObserver : IPublishObserver
 {
@@ -33,7 +33,7 @@ public sealed class RefusedPublishObserver : IPublishObserver
     {
         for (; exception is not null; exception = exception.InnerException)
         {
-            if (exception is BrokerRefusal { IsReturn: false })
+            if (exception is BrokerRefusal)
             {
                 return true;
             }

@@ -1,5 +1,6 @@
 using MassTransit;
 using System.Diagnostics.Metrics;
+using Supermarket.Api.Purchases;
 using Supermarket.Contracts.Purchases;
 
 namespace Supermarket.Api.Tests.Purchases;
@@ -8,25 +9,45 @@ namespace Supermarket.Api.Tests.Purchases;
 public sealed class ConfirmedPublisherTests
 {
     [Fact]
-    public async Task A_confirmed_publish_is_true_and_reaches_the_bus()
+    public async Task A_confirmed_publish_is_confirmed_and_reaches_the_bus()
     {
         await using var harness = IngestHarness.Create();
         await harness.Bus.Start();
         var purchase = IngestHarness.Purchase();
 
-        Assert.True(await harness.Publisher.PublishAsync(new PurchaseBatchRecorded([purchase]), TimeSpan.FromMinutes(1), CancellationToken.None));
+        using var attempt = new PublishAttempt(TimeSpan.FromMinutes(1));
+        Assert.Equal(PublishOutcome.Confirmed, await harness.Publisher.PublishAsync(new PurchaseBatchRecorded([purchase]), attempt));
         Assert.Equal([[purchase.PurchaseId]], await harness.PublishedAsync());
     }
 
     [Fact]
-    public async Task A_publish_that_fails_is_false_not_thrown_and_counted_unconfirmed()
+    public async Task A_publish_that_fails_before_it_reached_a_channel_is_not_published()
     {
-        await using var harness = IngestHarness.Create(publish => publish.UseExecute(_ => throw new InvalidOperationException("The connection is gone")));
+        await using var harness = IngestHarness.Create(publish => publish.UseExecute(_ => throw new InvalidOperationException("No connection")));
         await harness.Bus.Start();
         using var outcomes = new PublishOutcomes(harness.Meters);
+        using var attempt = new PublishAttempt(TimeSpan.FromMinutes(1));
 
-        Assert.False(await harness.Publisher.PublishAsync(new PurchaseBatchRecorded([IngestHarness.Purchase()]), TimeSpan.FromMinutes(1), CancellationToken.None));
+        Assert.Equal(PublishOutcome.NotPublished, await harness.Publisher.PublishAsync(new PurchaseBatchRecorded([IngestHarness.Purchase()]), attempt));
         Assert.Equal(["unconfirmed"], outcomes.Seen);
+    }
+
+    [Fact]
+    public async Task A_publish_given_up_before_it_reached_a_channel_never_leaves()
+    {
+        var channel = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        await using var harness = IngestHarness.Create(publish => publish.UseExecuteAsync(_ => channel.Task));
+        await harness.Bus.Start();
+        using var attempt = new PublishAttempt(TimeSpan.FromMinutes(1));
+
+        // Waiting for a channel when its requests are answered: given up, so it must not be sent once a channel comes.
+        var publishing = harness.Publisher.PublishAsync(new PurchaseBatchRecorded([IngestHarness.Purchase()]), attempt);
+        Assert.True(attempt.TryGiveUp());
+        channel.SetResult();
+
+        Assert.Equal(PublishOutcome.NotPublished, await publishing);
+        await Task.Delay(TimeSpan.FromMilliseconds(200));
+        Assert.DoesNotContain(harness.Bus.Published.Select<PurchaseBatchRecorded>(), message => message.Exception is null);
     }
 
     /// <summary>The outcome tag of each publish the harness's metrics record (tests run in parallel, each with its own).</summary>

@@ -1,5 +1,6 @@
 using MassTransit;
 using Supermarket.Api.Purchases;
+using Supermarket.Contracts.Purchases;
 
 namespace Supermarket.Api.Tests.Purchases;
 
@@ -21,7 +22,7 @@ public sealed class PurchaseBatcherTests
         var confirmed = purchases.Select((purchase, i) => batcher.SubmitAsync(purchase, deadlines[i])).ToList();
         await batcher.StartAsync(CancellationToken.None);
 
-        Assert.All(await Task.WhenAll(confirmed), Assert.True);
+        Assert.All(await Task.WhenAll(confirmed), outcome => Assert.Equal(PublishOutcome.Confirmed, outcome));
         var published = await harness.PublishedAsync();
         Assert.Equal([100, 100, 50], published.Select(message => message.Length).OrderDescending());
         Assert.Equal(purchases.Select(p => p.PurchaseId).Order(), published.SelectMany(ids => ids).Order());
@@ -37,12 +38,12 @@ public sealed class PurchaseBatcherTests
         var (late, onTime) = (IngestHarness.Purchase(), IngestHarness.Purchase());
 
         using var shortDeadline = new RequestDeadline(TimeSpan.FromMilliseconds(1), CancellationToken.None);
-        Assert.False(await batcher.SubmitAsync(late, shortDeadline));
+        Assert.Equal(PublishOutcome.NotPublished, await batcher.SubmitAsync(late, shortDeadline));
         using var deadline = new RequestDeadline(LongDeadline, CancellationToken.None);
         var confirmed = batcher.SubmitAsync(onTime, deadline);
         await batcher.StartAsync(CancellationToken.None);
 
-        Assert.True(await confirmed);
+        Assert.Equal(PublishOutcome.Confirmed, await confirmed);
         Assert.Equal([[onTime.PurchaseId]], await harness.PublishedAsync());
         await batcher.StopAsync(CancellationToken.None);
     }
@@ -58,7 +59,7 @@ public sealed class PurchaseBatcherTests
         var third = batcher.SubmitAsync(IngestHarness.Purchase(), deadline);
 
         Assert.True(third.IsCompleted);
-        Assert.False(await third);
+        Assert.Equal(PublishOutcome.NotPublished, await third);
         Assert.All(waiting, task => Assert.False(task.IsCompleted));
     }
 
@@ -72,7 +73,7 @@ public sealed class PurchaseBatcherTests
         using var deadline = new RequestDeadline(LongDeadline, CancellationToken.None);
 
         // Had it lingered, this would wait an hour and the deadline's minute would end it false.
-        Assert.True(await batcher.SubmitAsync(IngestHarness.Purchase(), deadline));
+        Assert.Equal(PublishOutcome.Confirmed, await batcher.SubmitAsync(IngestHarness.Purchase(), deadline));
         await batcher.StopAsync(CancellationToken.None);
     }
 
@@ -98,8 +99,8 @@ public sealed class PurchaseBatcherTests
         var rest = purchases.Skip(1).Select(purchase => batcher.SubmitAsync(purchase, deadline)).ToList();
         confirms.SetResult();
 
-        Assert.True(await first);
-        Assert.All(await Task.WhenAll(rest), Assert.True);
+        Assert.Equal(PublishOutcome.Confirmed, await first);
+        Assert.All(await Task.WhenAll(rest), outcome => Assert.Equal(PublishOutcome.Confirmed, outcome));
         var published = (await harness.PublishedAsync()).OrderBy(message => message.Length).ToList();
         Assert.Equal([[purchases[0].PurchaseId], [.. purchases.Skip(1).Select(p => p.PurchaseId)]], published);
         await batcher.StopAsync(CancellationToken.None);
@@ -111,7 +112,8 @@ public sealed class PurchaseBatcherTests
         // The broker takes a second to confirm, honouring the publish's own cancellation as RabbitMQ's client does.
         await using var harness = IngestHarness.Create(publish => publish.UseExecuteAsync(context => Task.Delay(TimeSpan.FromSeconds(1), context.CancellationToken)));
         await harness.Bus.Start();
-        var batcher = harness.Batcher(new IngestOptions());
+        // Deadlines of about a second: a purchase is taken while a tenth of that is left for its confirm.
+        var batcher = harness.Batcher(new IngestOptions { RequestDeadline = TimeSpan.FromSeconds(1) });
         var (hurried, patient) = (IngestHarness.Purchase(), IngestHarness.Purchase());
         using var nearDeadline = new RequestDeadline(TimeSpan.FromMilliseconds(300), CancellationToken.None);
         using var deadline = new RequestDeadline(LongDeadline, CancellationToken.None);
@@ -121,11 +123,11 @@ public sealed class PurchaseBatcherTests
         var patientConfirmed = batcher.SubmitAsync(patient, deadline);
         await batcher.StartAsync(CancellationToken.None);
 
-        Assert.True(await patientConfirmed);
+        Assert.Equal(PublishOutcome.Confirmed, await patientConfirmed);
         Assert.Equal([[hurried.PurchaseId, patient.PurchaseId]], await harness.PublishedAsync());
         // Published and confirmed with its group: a 503 for it would have a till without an Idempotency-Key send it
         // again, and store it twice (#57).
-        Assert.True(await hurriedConfirmed);
+        Assert.Equal(PublishOutcome.Confirmed, await hurriedConfirmed);
         await batcher.StopAsync(CancellationToken.None);
     }
 
@@ -148,27 +150,61 @@ public sealed class PurchaseBatcherTests
         Assert.False(hurriedConfirmed.IsCompleted);
         confirms.SetResult();
 
-        Assert.True(await hurriedConfirmed);
-        Assert.True(await patientConfirmed);
+        Assert.Equal(PublishOutcome.Confirmed, await hurriedConfirmed);
+        Assert.Equal(PublishOutcome.Confirmed, await patientConfirmed);
         await batcher.StopAsync(CancellationToken.None);
     }
 
     [Fact]
-    public async Task A_group_whose_publish_outlasts_every_deadline_in_it_answers_all_of_them_alike()
+    public async Task A_group_still_waiting_for_a_channel_at_its_deadline_answers_all_of_them_not_published_and_never_leaves()
     {
-        // A publish that ignores its cancellation, as MassTransit's does on a blocked connection.
-        var confirms = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        await using var harness = IngestHarness.Create(publish => publish.UseExecuteAsync(_ => confirms.Task));
+        // A publish held before it reaches a channel (the harness's filters run there), as one waits for a connection.
+        var channel = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        await using var harness = IngestHarness.Create(publish => publish.UseExecuteAsync(_ => channel.Task));
         await harness.Bus.Start();
-        var batcher = harness.Batcher(new IngestOptions());
+        var batcher = harness.Batcher(new IngestOptions { RequestDeadline = TimeSpan.FromMilliseconds(500) });
         using var first = new RequestDeadline(TimeSpan.FromMilliseconds(200), CancellationToken.None);
         using var last = new RequestDeadline(TimeSpan.FromMilliseconds(500), CancellationToken.None);
         var answers = new[] { batcher.SubmitAsync(IngestHarness.Purchase(), first), batcher.SubmitAsync(IngestHarness.Purchase(), last) };
         await batcher.StartAsync(CancellationToken.None);
 
-        // Bounded by the group's latest deadline: neither waits for a confirm that does not come.
-        Assert.All(await Task.WhenAll(answers).WaitAsync(TimeSpan.FromSeconds(10)), Assert.False);
+        // Bounded by the group's latest deadline; given up there, so its 503 holds even when a channel comes later.
+        Assert.All(await Task.WhenAll(answers).WaitAsync(TimeSpan.FromSeconds(10)), outcome => Assert.Equal(PublishOutcome.NotPublished, outcome));
+        channel.SetResult();
+        await batcher.StopAsync(CancellationToken.None);
+        Assert.DoesNotContain(harness.Bus.Published.Select<PurchaseBatchRecorded>(), message => message.Exception is null);
+    }
+
+    [Fact]
+    public async Task A_linger_never_carries_a_purchase_past_the_time_its_confirm_needs_and_such_a_purchase_is_never_published()
+    {
+        // The first publish waits for its confirm until the test ends; the next is confirmed at once.
+        var publishing = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var confirms = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var publishes = 0;
+        await using var harness = IngestHarness.Create(publish => publish.UseExecuteAsync(_ =>
+        {
+            publishing.TrySetResult();
+            return Interlocked.Increment(ref publishes) == 1 ? confirms.Task : Task.CompletedTask;
+        }));
+        await harness.Bus.Start();
+        // A second's deadline leaves its tenth for the confirm; the linger would wait a whole second for a full group.
+        var options = new IngestOptions { RequestDeadline = TimeSpan.FromSeconds(1), MaxBatchesInFlight = 2, BatchLinger = TimeSpan.FromSeconds(1) };
+        var batcher = harness.Batcher(options);
+        await batcher.StartAsync(CancellationToken.None);
+        using var longDeadline = new RequestDeadline(LongDeadline, CancellationToken.None);
+        var inFlight = batcher.SubmitAsync(IngestHarness.Purchase(), longDeadline);
+        await publishing.Task;
+
+        // Taken beside the group in flight, it lingers, but goes with time left for its confirm: a group that went with
+        // none would be confirmed after its requests were told 503.
+        var lingering = IngestHarness.Purchase();
+        using var deadline = new RequestDeadline(options.RequestDeadline, CancellationToken.None);
+        var outcome = await batcher.SubmitAsync(lingering, deadline).WaitAsync(TimeSpan.FromSeconds(10));
         confirms.SetResult();
+
+        Assert.Equal(PublishOutcome.Confirmed, outcome);
+        Assert.Equal(PublishOutcome.Confirmed, await inFlight);
         await batcher.StopAsync(CancellationToken.None);
     }
 }

@@ -5,24 +5,25 @@ using BrokerRefusal = RabbitMQ.Client.Exceptions.PublishException;
 
 namespace Supermarket.Api.Tests.Purchases;
 
-/// <summary>A nack ends the publish it belongs to at once; anything else is left to the publish's own deadline.</summary>
+/// <summary>A nack or a return ends the publish it belongs to at once (nothing was stored); anything else is left to the
+/// publish's own deadline.</summary>
 public sealed class RefusedPublishObserverTests
 {
     public static TheoryData<string, Exception, bool> Failures() => new()
     {
         { "the broker's nack", new BrokerRefusal(1, isReturn: false), true },
         { "a nack inside MassTransit's connection error (8.5)", new InvalidOperationException("Publish failed", new BrokerRefusal(1, isReturn: false)), true },
-        { "a message no queue took (returned)", new BrokerRefusal(1, isReturn: true), false },
+        { "a message no queue took (returned)", new BrokerRefusal(1, isReturn: true), true },
         { "a lost connection", new InvalidOperationException("The connection is gone"), false },
     };
 
     [Theory]
     [MemberData(nameof(Failures))]
-    public async Task Only_a_nack_refuses_the_attempt(string what, Exception failure, bool refused)
+    public async Task A_nack_or_a_return_refuses_the_attempt_and_nothing_else_does(string what, Exception failure, bool refused)
     {
         _ = what;
         var context = await PublishContextAsync();
-        using var attempt = new PublishAttempt(TimeSpan.FromMinutes(1), CancellationToken.None);
+        using var attempt = new PublishAttempt(TimeSpan.FromMinutes(1));
         context.GetOrAddPayload(() => attempt);
 
         await new RefusedPublishObserver().PublishFault(context, failure);

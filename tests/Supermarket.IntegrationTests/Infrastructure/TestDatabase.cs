@@ -70,6 +70,12 @@ public static class TestDatabase
         return await connection.ExecuteScalarAsync<long>(sql, parameters);
     }
 
+    public static async Task<long[]> CustomersAsync(string sql)
+    {
+        await using var connection = new MySqlConnection(TestSettings.OwnerConnectionString());
+        return [.. await connection.QueryAsync<long>(sql)];
+    }
+
     public static async Task<T> QuerySingleAsync<T>(string sql)
     {
         await using var connection = new MySqlConnection(TestSettings.OwnerConnectionString());

@@ -49,6 +49,26 @@ public sealed class TinyDayTests
         Assert.NotNull(verifier.Lag.Counted);
         Assert.NotEmpty(history.Acknowledged);
         Assert.NotNull(history.Customer);
+
+        // An aggregator behind the ledger answers the first question with less than MySQL holds: the verification
+        // fails on that answer, instead of asking again until one agrees.
+        using var lagging = factory.CreateDefaultClient(new FirstStoreAnswerEmpty());
+        lagging.DefaultRequestHeaders.Authorization = api.DefaultRequestHeaders.Authorization;
+        var fooled = new DayVerifier(options, lagging);
+        Assert.False(await fooled.VerifyAsync(storedBefore, ledgerBefore, log.Count, tally, history, untouched, retried: null));
+        Assert.Contains(fooled.Checks, check => !check.Passed && check.Check.StartsWith("GET /items/store/4, asked once", StringComparison.Ordinal));
+    }
+
+    /// <summary>Answers the first question about store 4's top items as an aggregator that has counted nothing would
+    /// (store 1's are how far the matrix has counted: SalesCountedThrough).</summary>
+    private sealed class FirstStoreAnswerEmpty : DelegatingHandler
+    {
+        private int _answered;
+
+        protected override Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken) =>
+            request.RequestUri!.AbsolutePath == "/items/store/4" && Interlocked.Exchange(ref _answered, 1) == 0
+                ? Task.FromResult(new HttpResponseMessage(System.Net.HttpStatusCode.OK) { Content = new StringContent("""{"stores":[]}""") })
+                : base.SendAsync(request, cancellationToken);
     }
 
     /// <summary>Past --whole-history-checks-up-to the verification reads what the day touched: each answer against the
@@ -84,7 +104,7 @@ public sealed class TinyDayTests
         Assert.True(await verifier.VerifyAsync(storedBefore, ledgerBefore, log.Count, tally, history, untouched, retried: null, answersBefore: before),
             "the load test's verification failed; see the test output");
         Assert.Contains(verifier.Checks, check => check.Check.StartsWith("the day's ledger entries at store 4", StringComparison.Ordinal));
-        Assert.Contains(verifier.Checks, check => check.Check.StartsWith("GET /items/store/4 = its answer before the day", StringComparison.Ordinal));
+        Assert.Contains(verifier.Checks, check => check.Check.StartsWith("GET /items/store/4, asked once, = its answer before the day", StringComparison.Ordinal));
 
         // The answer before the day one unit short at store 4: its answer now looks one unit too many.
         var (item, units) = before.TopItemsAtStore[4].Count > 0 ? before.TopItemsAtStore[4][0] : (1, 0);
