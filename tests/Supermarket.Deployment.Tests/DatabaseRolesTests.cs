@@ -51,6 +51,25 @@ public sealed partial class DatabaseRolesTests
         Assert.Matches(@"GRANT ALL PRIVILEGES ON .* WITH GRANT OPTION;", script);
     }
 
+    /// <summary>The image runs /docker-entrypoint-initdb.d only on a new volume: a volume made before migration 0007
+    /// kept the writers' rights on the whole schema (#72). Compose provisions the accounts on every `up`, each revoked
+    /// before it gets its role, so an upgraded volume ends with the grants of a new one.</summary>
+    [Fact]
+    public void Compose_provisions_the_database_accounts_on_every_up_each_revoked_before_its_role()
+    {
+        var compose = string.Join("\n", ComposeFile.Lines);
+        Assert.DoesNotContain("docker-entrypoint-initdb.d", compose, StringComparison.Ordinal);
+        Assert.Contains("/users.sh", compose[compose.IndexOf("  mariadb-users:", StringComparison.Ordinal)..], StringComparison.Ordinal);
+
+        var script = File.ReadAllText(Path.Combine(ComposeFile.RepositoryRoot(), "docker/mysql-init/users.sh"));
+        foreach (var account in new[] { "writer", "reader", "verifier" })
+        {
+            var revoked = script.IndexOf($"REVOKE ALL PRIVILEGES, GRANT OPTION FROM ${{{account}}};", StringComparison.Ordinal);
+            Assert.True(revoked >= 0, $"{account} is not revoked");
+            Assert.True(revoked < script.IndexOf($"TO ${{{account}}};", StringComparison.Ordinal), $"{account} gets its role before it is revoked");
+        }
+    }
+
     private static HashSet<string> MigrationsGrantTo() =>
         [.. Directory.GetFiles(Path.Combine(ComposeFile.RepositoryRoot(), "src/Supermarket.Database/Schema/Migrations"), "*.sql")
             .SelectMany(file => GrantTo().Matches(File.ReadAllText(file))).Select(grant => grant.Groups["role"].Value)];
