@@ -12,12 +12,14 @@ public static class BusRegistration
 {
     /// <summary>
     /// MassTransit over RabbitMQ, configured the same way in every process: publisher confirms on, compact JSON, the
-    /// purchase fanouts named by <see cref="Topology"/>, and each process's consumers on the endpoints their
-    /// definitions name, shaped by <see cref="Topology"/>.
+    /// purchase fanouts named by <see cref="Topology"/>, each process's consumers on the endpoints their
+    /// definitions name, shaped by <see cref="Topology"/>, and its bus endpoint among its <paramref name="service"/>'s
+    /// names (<see cref="Topology.BusEndpoint"/>).
     /// </summary>
     public static IServiceCollection AddSupermarketBus(
         this IServiceCollection services,
         IConfiguration configuration,
+        string service,
         Action<IBusRegistrationConfigurator>? registerConsumers = null,
         Action<IBusRegistrationContext, IRabbitMqBusFactoryConfigurator>? configureBus = null)
     {
@@ -81,6 +83,7 @@ public static class BusRegistration
                     json.WriteIndented = false;
                     return json;
                 });
+                rabbit.OverrideDefaultBusEndpointQueueName(Topology.BusEndpoint(service));
                 rabbit.Message<PurchaseBatchRecorded>(message => message.SetEntityName(Topology.PurchaseBatchesExchange));
                 configureBus?.Invoke(context, rabbit);
                 rabbit.ConfigureEndpoints(context);

@@ -11,6 +11,22 @@ namespace Supermarket.Messaging;
 /// </summary>
 public static class Topology
 {
+    /// <summary>The first part of every name the API's broker user may read: its bus endpoint's.</summary>
+    public const string ApiNames = "supermarket.api";
+
+    /// <summary>The first part of the Purchases writer's queues and bus endpoint.</summary>
+    public const string WriterNames = "supermarket.purchases";
+
+    /// <summary>The first part of the Sales aggregator's queues and bus endpoint.</summary>
+    public const string AggregatorNames = "supermarket.store";
+
+    /// <summary>Where answers to one process of <paramref name="service"/> (<see cref="ApiNames"/>...) come back:
+    /// MassTransit's bus endpoint, an exchange the answers are published to and a queue of the same name, exclusive to
+    /// the process's connection. Named under the service's names, not MassTransit's <c>machine_process_bus_id</c>,
+    /// so that the workers' broker users may answer the API without binding a queue of theirs to its answers
+    /// (scripts/broker-rights, docs/security.md).</summary>
+    public static string BusEndpoint(string service) => $"{service}.bus-{Guid.NewGuid():N}";
+
     /// <summary>The fanout the API's groups of concurrent purchases go to.</summary>
     public const string PurchaseBatchesExchange = "supermarket.purchase-batch-recorded";
 

@@ -38,7 +38,7 @@ public static class PurchaseRecordingSetup
         builder.Services.AddSingleton<HistoryMetrics>();
         builder.Services.AddSingleton<IPurchaseHistory, PurchaseHistory>();
         builder.Services.AddSingleton<IIdempotencyKeyStore, IdempotencyKeyStore>();
-        builder.Services.AddSupermarketBus(builder.Configuration, bus =>
+        builder.Services.AddSupermarketBus(builder.Configuration, Topology.WriterNames, bus =>
         {
             bus.AddConsumer<PurchaseBatchRecordedConsumer, PurchaseBatchRecordedConsumerDefinition>();
             bus.AddConsumer<ClaimIdempotencyKeyConsumer, ClaimIdempotencyKeyConsumerDefinition>();

@@ -40,7 +40,7 @@ public static class SalesAggregationSetup
         builder.Services.AddSingleton<SalesCheckpoint>();
         builder.Services.AddHostedService<SalesLedgerFeed>();
         // The questions' endpoint is not started with the bus: QuestionsWhileReady starts it once the matrix is whole.
-        builder.Services.AddSupermarketBus(builder.Configuration,
+        builder.Services.AddSupermarketBus(builder.Configuration, Topology.AggregatorNames,
             bus => bus.AddConsumer<SalesQuestionsConsumer, SalesQuestionsConsumerDefinition>().ExcludeFromConfigureEndpoints());
         builder.Services.AddHostedService<QuestionsWhileReady>();
         return builder;

@@ -14,7 +14,7 @@ public static class ApiBus
     {
         builder.Services.AddSingleton<BrokerConnection>();
         builder.Services.AddSingleton<WorkerQuestions>();
-        builder.Services.AddSupermarketBus(builder.Configuration, bus =>
+        builder.Services.AddSupermarketBus(builder.Configuration, Topology.ApiNames, bus =>
         {
             // Published to the exchange of their message type, which the worker that answers binds to its queue:
             // the API names no worker's queue, so its broker user needs no right on one. A question asked before

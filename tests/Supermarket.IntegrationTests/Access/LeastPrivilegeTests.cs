@@ -7,6 +7,7 @@ using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using MySqlConnector;
 using RabbitMQ.Client;
+using RabbitMQ.Client.Events;
 using RabbitMQ.Client.Exceptions;
 using Supermarket.IntegrationTests.Infrastructure;
 using Supermarket.Messaging;
@@ -126,6 +127,40 @@ public sealed class LeastPrivilegeTests(SupermarketSystem system)
         await AssertRefusedAsync(writer, channel => channel.QueuePurgeAsync(Topology.SalesQuestionsQueue(1, 1)));
     }
 
+    /// <summary>Every answer to the API, purchase-history pages included, comes back to its bus endpoint: an exchange
+    /// the workers answer to and a queue of the same name, exclusive to the API's connection. The workers may publish
+    /// to that exchange and nothing more: neither bind a queue of their own to it, which would copy every answer, nor
+    /// consume or purge its queue. A compromised worker can disturb answers, not read them (#72).</summary>
+    [Fact]
+    public async Task The_workers_broker_users_answer_the_API_and_cannot_read_its_answers()
+    {
+        _ = system.WriterUrl;
+        _ = system.AggregatorUrl;
+        var answers = system.Bus.Address.AbsolutePath.Split('/')[^1];
+        foreach (var (account, ownQueue) in new[]
+        {
+            (TestSettings.Accounts.BrokerAggregator, Topology.SalesQuestionsQueue(1, 1) + ".eavesdrop"),
+            (TestSettings.Accounts.BrokerWriter, Topology.PurchasesWriterQueue + ".eavesdrop"),
+        })
+        {
+            await using var worker = await ConnectAsync(account);
+            await using (var channel = await worker.CreateChannelAsync())
+            {
+                // A queue of the worker's own name (its right), gone with the connection.
+                await channel.QueueDeclareAsync(ownQueue, durable: false, exclusive: true, autoDelete: true);
+                var refused = await Assert.ThrowsAsync<OperationInterruptedException>(() => channel.QueueBindAsync(ownQueue, answers, routingKey: ""));
+                Assert.True(refused.ShutdownReason?.ReplyCode == 403, refused.ShutdownReason?.ToString());
+            }
+
+            await AssertRefusedAsync(worker, channel => channel.BasicGetAsync(answers, autoAck: false));
+            await AssertRefusedAsync(worker, channel => channel.BasicConsumeAsync(answers, autoAck: false, new AsyncEventingBasicConsumer(channel)));
+            await AssertRefusedAsync(worker, channel => channel.QueuePurgeAsync(answers));
+        }
+
+        // And the aggregator's answers still reach the API (a 200, which TopItemsAsync requires).
+        Assert.NotNull(await InsightAnswers.TopItemsAsync(system.Api, 509));
+    }
+
     [Theory]
     [InlineData("Broker:Password")]
     [InlineData("Database:Password")]
@@ -163,6 +198,6 @@ public sealed class LeastPrivilegeTests(SupermarketSystem system)
     {
         await using var channel = await connection.CreateChannelAsync();
         var refused = await Assert.ThrowsAsync<OperationInterruptedException>(() => operation(channel));
-        Assert.Equal((ushort)403, refused.ShutdownReason?.ReplyCode);
+        Assert.True(refused.ShutdownReason?.ReplyCode == 403, refused.ShutdownReason?.ToString());
     }
 }

@@ -28,7 +28,7 @@ public sealed class BrokerRoundTripTests
         await using var host = await SupermarketSystem.StartWorkerAsync(builder =>
         {
             builder.Services.AddSingleton(received);
-            builder.Services.AddSupermarketBus(builder.Configuration,
+            builder.Services.AddSupermarketBus(builder.Configuration, "supermarket.tests",
                 bus => bus.AddConsumer<PingConsumer>(),
                 (context, rabbit) => rabbit.ReceiveEndpoint("supermarket.tests.ping", e => e.ConfigureConsumer<PingConsumer>(context)));
         },
