@@ -82,6 +82,28 @@ public sealed class LedgerBookkeepingTests(SupermarketSystem system)
     }
 
     [Fact]
+    public async Task A_head_ahead_of_the_ledger_leaves_no_hole_and_the_next_purchase_is_counted()
+    {
+        const int store = 478;
+        var first = await Purchases.RecordAsync(system.Api, store, 478_000, "20210304", (Item, 1));
+        await TestDatabase.AssertEachStoredOnceAsync([first], TimeSpan.FromSeconds(60));
+
+        // What a restore of sales_ledger alone leaves: the head still at the seq the lost entries reached.
+        var last = await TestDatabase.CountAsync("SELECT MAX(seq) FROM sales_ledger");
+        await TestDatabase.ExecuteAsync("UPDATE ledger_head SET last_seq = last_seq + 5 WHERE id = 1");
+
+        var next = await Purchases.RecordAsync(system.Api, store, 478_001, "20210304", (Item, 2));
+        await TestDatabase.AssertEachStoredOnceAsync([next], TimeSpan.FromSeconds(60));
+
+        // Counted only if its entry follows on from the last: above a hole, every aggregator would wait at it for good.
+        (int, long)[] counted = [(Item, 1 + 2)];
+        Assert.Equal(counted, await Eventually.UntilAsync(() => InsightAnswers.TopItemsAsync(system.Api, store), got => got.SequenceEqual(counted)));
+        Assert.Equal(counted, await TestDatabase.TopItemsAsync(store));
+        Assert.Equal(last + 1, await TestDatabase.CountAsync("SELECT MAX(seq) FROM sales_ledger"));
+        Assert.Equal(last + 1, await TestDatabase.CountAsync("SELECT last_seq FROM ledger_head WHERE id = 1"));
+    }
+
+    [Fact]
     public async Task The_ledger_takes_no_seq_from_AUTO_INCREMENT_so_an_older_writer_cannot_take_one_beside_the_head()
     {
         var table = await TestDatabase.QuerySingleAsync<(string, string)>("SHOW CREATE TABLE sales_ledger");
