@@ -7,7 +7,7 @@ namespace Supermarket.Database.Purchases;
 /// How an entry joins the sales ledger, inside the transaction that stores its purchases, as its last statements
 /// before COMMIT: it takes the next seq from <c>ledger_head</c> (migration 0004), whose row it then holds locked until
 /// the commit. Entries therefore commit in seq order and a rolled-back transaction leaves no hole. The lock covers
-/// only these two statements and the commit; the purchases are inserted before it, concurrently.
+/// only these statements and the commit; the purchases are inserted before it, concurrently.
 /// </summary>
 /// <remarks>
 /// The head is the writer's own bookkeeping, and it can fall behind the ledger (a partial restore, a hand edit, a
@@ -15,13 +15,21 @@ namespace Supermarket.Database.Purchases;
 /// the collision is the head's fault, never the purchases': <see cref="RepairHeadAsync"/> derives the head from the
 /// ledger again. A missing head row starts again at 1 (and is repaired the same way if that collides), so a seq is
 /// never a stale value of the connection's LAST_INSERT_ID().
+/// The head can also be ahead of the ledger (<c>sales_ledger</c> restored alone from an older backup, the head still
+/// counting the lost entries). Nothing collides then, and a seq taken from the head would leave a hole every aggregator
+/// waits at for good (#72): so the seq taken is never above the ledger's last entry + 1, read under the head's lock
+/// (no append in flight), and the head comes down with it.
 /// </remarks>
 public static class SalesLedgerAppend
 {
     /// <summary>Parameters <c>@purchases</c> (how many the entry covers) and <c>@sales</c> (SalesLedgerEntry's
-    /// encoding); the seq taken is then the connection's LAST_INSERT_ID().</summary>
+    /// encoding); the seq taken is then the connection's LAST_INSERT_ID(). The last entry is read in a statement of its
+    /// own, after the first holds the head's lock: read in the first, the optimizer would take MAX(seq) before the wait
+    /// for the lock, and miss the entry of the transaction it waited for.</summary>
     public const string Sql = """
         INSERT INTO ledger_head (id, last_seq) VALUES (1, LAST_INSERT_ID(1)) ON DUPLICATE KEY UPDATE last_seq = LAST_INSERT_ID(last_seq + 1);
+        UPDATE ledger_head SET last_seq = LAST_INSERT_ID((SELECT COALESCE(MAX(seq), 0) + 1 FROM sales_ledger))
+            WHERE id = 1 AND last_seq > (SELECT COALESCE(MAX(seq), 0) + 1 FROM sales_ledger);
         INSERT INTO sales_ledger (seq, stored_at, purchases, sales) VALUES (LAST_INSERT_ID(), UTC_TIMESTAMP(6), @purchases, @sales);
         """;
 

@@ -50,8 +50,8 @@ public sealed class MatrixReadiness
     /// sees every entry stored before.</summary>
     public long ReadsBegun => Interlocked.Read(ref _readsBegun);
 
-    /// <summary>The number of the last read that found nothing more to count: every entry stored before it began is
-    /// in the matrix (or, if one below it is still missing, in no reader's count yet).</summary>
+    /// <summary>The number of the last read that found nothing more to count and nothing missing: every entry stored
+    /// before it began is in the matrix.</summary>
     public long CaughtUpRead => Volatile.Read(ref _caughtUpRead);
 
     /// <summary>Completes at the next read that finds nothing more to count.</summary>
@@ -68,9 +68,18 @@ public sealed class MatrixReadiness
         return Interlocked.Increment(ref _readsBegun);
     }
 
-    /// <summary>The read numbered <paramref name="read"/> found nothing more to count.</summary>
+    /// <summary>The read numbered <paramref name="read"/> found nothing more to count. Not caught up while an entry is
+    /// missing below a readable one (<see cref="Missing"/>): the matrix then lacks every entry from it on, and a
+    /// question waits for it to turn up (or expires: 504, 503 with shards) rather than be answered 200 without them.
+    /// Entries commit in seq order, so a hole below the ledger's head is one no append will fill; it is filled by hand (#72,
+    /// docs/operations.md).</summary>
     public void CaughtUp(long read)
     {
+        if (WaitingFor is not null)
+        {
+            return;
+        }
+
         Volatile.Write(ref _caughtUpRead, read);
         Interlocked.Exchange(ref _nextCaughtUp, new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).TrySetResult();
     }

@@ -224,6 +224,28 @@ public sealed class SalesLedgerFeedTests : IAsyncDisposable
     }
 
     [Fact]
+    public async Task A_read_that_finds_an_entry_missing_below_a_readable_one_answers_no_question()
+    {
+        _ledger.Append([new SaleLine(1, 10, 2)]);
+        var late = _ledger.AppendHidden([new SaleLine(1, 10, 3)]);
+        _ledger.Append([new SaleLine(1, 10, 4)]);
+        var feed = Feed();
+        await feed.StartAsync();
+        await Until(() => feed.Readiness.WaitingFor == 2);
+
+        // A question arrives; several reads begin after it, each finding seq 3 readable and seq 2 not. Counted through
+        // 1, the matrix lacks a purchase stored before the question: none of those reads may answer it (#72).
+        var asked = feed.Readiness.ReadsBegun;
+        await Until(() => feed.Readiness.ReadsBegun > asked + 3);
+        Assert.True(feed.Readiness.CaughtUpRead <= asked, $"read {feed.Readiness.CaughtUpRead} answered a question asked at read {asked}");
+
+        _ledger.Reveal(late);
+        await Until(() => feed.Readiness.CaughtUpRead > asked);
+        Assert.Equal((3L, 9L), (feed.Readiness.CountedThrough, feed.Matrix.UnitsSold(1, 10)));
+        await feed.StopAsync();
+    }
+
+    [Fact]
     public async Task Seqs_missing_from_before_the_ledger_was_gapless_are_passed_over()
     {
         _ledger.Append([new SaleLine(1, 10, 2)]);
