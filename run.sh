@@ -21,8 +21,8 @@
 #                                   --aggregator-replicas R  aggregators per shard (default 1)
 #
 # This script installs what the system needs and starts the AppHost with the Aspire CLI (`aspire start`), which
-# builds it; the AppHost starts everything else. Logs, traces and metrics are on the dashboard (its URL, with its
-# login token, is printed at start). Settings reach the services as environment variables given to this script (for
+# builds it; the AppHost starts everything else. Logs, traces and metrics are on the dashboard (its address is printed
+# at start; the login URL, with its token, is in .local/apphost.json, its owner's alone). Settings reach the services as environment variables given to this script (for
 # example Broker__PersistentDelivery=false ./run.sh up), except where the broker and the database run and the
 # accounts, which the AppHost gives each service itself.
 set -euo pipefail
@@ -52,11 +52,10 @@ up() { # apphost args...
   mkdir -p "$STATE"
   log "starting the AppHost (aspire start: builds, then starts every resource)"
   # aspire start's answer holds the dashboard's login token, and the dashboard shows every secret: the owner's alone,
-  # whatever the umask. Made empty first, under the owner's mask alone (a redirect into a file keeps its mode).
-  rm -f "$STATE/apphost.json"
-  (umask 077 && : >"$STATE/apphost.json")
+  # whatever the umask. The console (CI's, measure.sh's log) gets the address without it.
+  private_file "$STATE/apphost.json"
   aspire start --format Json -- "$@" >"$STATE/apphost.json" || die "the AppHost did not start; see ~/.aspire/logs/"
-  log "dashboard: $(jq -r .dashboardUrl "$STATE/apphost.json")"
+  log "dashboard: $(dashboard_url) (log in with: jq -r .dashboardUrl $STATE/apphost.json, readable by its owner alone)"
   # The public API is the resource named api (the API itself, or nginx in front of its replicas).
   resource_wait api healthy 600 || die "the API was not healthy within 10 minutes; see the dashboard"
   log "system ready: $(api_url) (Swagger UI at /swagger)"
@@ -94,6 +93,7 @@ case $command in
     # The api scenario stops one replica while another serves.
     [[ " ${TOPOLOGY[*]} " == *" --api-replicas "* ]] || TOPOLOGY+=(--api-replicas 2)
     out=$STATE/chaos/$(date -u +%Y%m%d-%H%M%S)
+    private_dir "$out"
     if [[ " ${OTHER_ARGS[*]} " == *" --in-containers "* ]]; then
       # The system is podman's: no AppHost, the chaos run goes to the containers from here.
       stop_apphost

@@ -59,7 +59,9 @@ CEILING_STORES=${CEILING_STORES:-256}
 SCALE=${SCALE:-}
 SCALE_STORES=${SCALE_STORES:-256}
 OUT=$ROOT/.local/measure-$(date -u +%Y%m%d-%H%M%S).log
-mkdir -p "$ROOT/.local"
+# The log holds run.sh's console and the services' answers: its owner's alone, like the table beside it.
+private_file "$OUT"
+private_file "${OUT%.log}.md"
 
 REPORTS=() # every run's report folder, in order: the closing table compares them
 
@@ -186,6 +188,7 @@ if [ -n "${QUIET:-}" ]; then
   quiet=(--stores 256 --simulation Constant --rate 4 --hours 1 --warm-up 10 --no-verify)
   if [ -n "${QUIET_WARM:-}" ]; then
     echo "== the quiet row once, unrecorded, to warm the processes up" | tee -a "$OUT"
+    private_dir "$ROOT/.local/quiet-warm-up"
     # shellcheck disable=SC2086 # LOAD_ARGS is several words on purpose
     "$LOADTEST" --reports "$ROOT/.local/quiet-warm-up" "${quiet[@]}" $LOAD_ARGS >>"$OUT" 2>&1 || true
   fi

@@ -10,6 +10,20 @@ export STATE=${SUPERMARKET_STATE_DIR:-$ROOT/.local}
 export ASPIRE_CLI_TELEMETRY_OPTOUT=1
 export DOTNET_CLI_TELEMETRY_OPTOUT=1
 
+# A log or report under the state folder, its owner's alone whatever the umask: consoles and reports may quote a
+# secret (the dashboard's login token, a setting). A redirect or an append into the file keeps its mode; a folder made
+# so keeps what the load test writes in it from other accounts (the state folder itself stays open: MariaDB's data in
+# it is the mysql account's).
+private_file() { # path
+  mkdir -p "$(dirname "$1")"
+  rm -f "$1"
+  (umask 077 && : >"$1")
+}
+private_dir() { # path
+  mkdir -p "$1"
+  chmod 700 "$1"
+}
+
 aspire() { # command [args...]
   local command=$1; shift
   (cd "$ROOT" && dotnet tool run aspire "$command" --apphost "$APPHOST" --non-interactive --nologo "$@")
@@ -30,6 +44,9 @@ resource_pid() { # name
   child=$(pgrep -P "$pid" -n || true)
   echo "${child:-$pid}"
 }
+
+# The dashboard's address without its login token (which the AppHost's answer in .local/apphost.json holds).
+dashboard_url() { jq -r '.dashboardUrl | sub("/login[?].*$"; "")' "$STATE/apphost.json"; }
 
 # Waits for a resource to be healthy (the default) or down.
 resource_wait() { # name [healthy|down] [seconds]

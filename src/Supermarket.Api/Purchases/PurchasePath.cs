@@ -42,8 +42,9 @@ public static class PurchasePath
             return new InputError(field, "must be a real calendar date, as yyyyMMdd.");
         }
 
-        return day >= PurchaseDates.Earliest && day <= PurchaseDates.Latest
+        var latest = PurchaseDates.Latest;
+        return day >= PurchaseDates.Earliest && day <= latest
             ? null
-            : new InputError(field, $"must be between {PurchaseDates.Earliest:yyyyMMdd} and {PurchaseDates.Latest:yyyyMMdd}, the dates storage holds.");
+            : new InputError(field, $"must be between {PurchaseDates.Earliest:yyyyMMdd} and {latest:yyyyMMdd}, the purchase dates the system takes.");
     }
 }

@@ -13,16 +13,12 @@ namespace Supermarket.Database.History;
 /// dates. Each page is a range read of an index whose order is the answer's, and starts after the last purchase of the
 /// page before (keyset, never OFFSET). A store's day reads the index on (store_id, purchase_date, received_at)
 /// (migration 0003); a customer's purchases the index on (purchase_month, customer_id, purchase_date, received_at)
-/// (migration 0008), one short range for each month that holds purchases, newest month first.
+/// (migration 0008), one short range for each month that holds the customer's purchases, newest month first.
 /// </summary>
 public sealed class PurchaseHistory(IOptions<DatabaseOptions> options) : IPurchaseHistory
 {
-    // No bound given is every date storage holds.
-    private static readonly DateOnly Earliest = PurchaseDates.Earliest;
-    private static readonly DateOnly Latest = PurchaseDates.Latest;
-
-    // A customer's page asks at most this many months in one statement: a range each, so a statement stays short
-    // whatever span of dates the purchases cover (a year is 12).
+    // A customer's page asks at most this many of the customer's months in one statement: a range each, so a
+    // statement stays short however many months the customer holds purchases in (a year is 12).
     internal const int MonthsAStatement = 120;
 
     internal static readonly string StoreFirstPage = PageSql("store_id", afterPosition: false, byMonth: false);
@@ -30,10 +26,12 @@ public sealed class PurchaseHistory(IOptions<DatabaseOptions> options) : IPurcha
     internal static readonly string CustomerFirstPage = PageSql("customer_id", afterPosition: false, byMonth: true);
     private static readonly string CustomerNextPage = PageSql("customer_id", afterPosition: true, byMonth: true);
 
-    // The newest and oldest months that hold purchases within a span: two reads of the month index's ends.
-    private const string MonthsHeldSql = """
-        SELECT MAX(purchase_month) AS Newest, MIN(purchase_month) AS Oldest
-        FROM purchases WHERE purchase_month BETWEEN @oldest AND @newest
+    // The months of a span that hold the customer's purchases. Each month asked by name: a range of (month, customer)
+    // each, so MariaDB reads the customer's entries alone (with BETWEEN it read every customer's in the span). The span
+    // is at most the months of PurchaseDates, about 300 (CustomerHistoryCostTests).
+    internal const string CustomerMonthsSql = """
+        SELECT DISTINCT purchase_month FROM purchases
+        WHERE purchase_month IN @months AND customer_id = @subject
         """;
 
     private readonly string _connectionString = options.Value.PooledConnectionString();
@@ -50,38 +48,31 @@ public sealed class PurchaseHistory(IOptions<DatabaseOptions> options) : IPurcha
     public async Task<PurchaseHistoryPage> OfCustomerAsync(PurchasesOfCustomer question, CancellationToken cancellationToken)
     {
         var pageSize = Math.Clamp(question.PageSize, 1, PurchaseHistoryPage.MaxPageSize);
-        var from = question.From ?? Earliest;
-        var to = question.To ?? Latest;
+        // No bound given is every date the API takes, and no bound reaches past them (the API refuses one that does).
+        var from = Later(question.From ?? PurchaseDates.Earliest, PurchaseDates.Earliest);
+        var to = Earlier(question.To ?? PurchaseDates.Latest, PurchaseDates.Latest);
         var sql = question.After is null ? CustomerFirstPage : CustomerNextPage;
         // A next page starts in the month its position is in.
         var newest = Month(question.After is null || question.After.Date > to ? to : question.After.Date);
         var oldest = Month(from);
 
         await using var connection = new MySqlConnection(_connectionString);
+        // The customer's own months, newest first: the statements of a page follow what the customer holds, whatever
+        // months others hold purchases in.
+        var held = (await connection.QueryAsync<int>(new CommandDefinition(CustomerMonthsSql,
+                new { months = MonthsBetween(oldest, newest), subject = question.CustomerId }, cancellationToken: cancellationToken)))
+            .OrderDescending().ToList();
         var rows = new List<StoredRow>();
-        // Months a statement at a time, newest first, each time from the newest month below the last that holds
-        // purchases: a span of empty months costs nothing, and one statement covers a customer's whole history
-        // unless it spans more than MonthsAStatement months.
-        while (rows.Count <= pageSize && newest >= oldest)
+        // Months a statement at a time: one statement covers a customer's whole history unless it holds purchases in
+        // more than MonthsAStatement months.
+        foreach (var months in held.Chunk(MonthsAStatement))
         {
-            var held = await connection.QuerySingleAsync<MonthsHeld>(new CommandDefinition(MonthsHeldSql,
-                new { oldest = YearMonth(oldest), newest = YearMonth(newest) }, cancellationToken: cancellationToken));
-            if (held.Newest is null)
+            rows.AddRange(await RowsAsync(connection, sql, question.CustomerId, from, to, question.After, months,
+                pageSize + 1 - rows.Count, cancellationToken));
+            if (rows.Count > pageSize)
             {
                 break;
             }
-
-            newest = FromYearMonth(held.Newest.Value);
-            var last = Later(FromYearMonth(held.Oldest!.Value), newest.AddMonths(1 - MonthsAStatement));
-            var months = new List<int>();
-            for (var month = newest; month >= last; month = month.AddMonths(-1))
-            {
-                months.Add(YearMonth(month));
-            }
-
-            rows.AddRange(await RowsAsync(connection, sql, question.CustomerId, from, to, question.After, months,
-                pageSize + 1 - rows.Count, cancellationToken));
-            newest = last.AddMonths(-1);
         }
 
         return Page(rows, pageSize);
@@ -135,22 +126,26 @@ public sealed class PurchaseHistory(IOptions<DatabaseOptions> options) : IPurcha
 
     private static int YearMonth(DateOnly month) => (month.Year * 100) + month.Month;
 
-    private static DateOnly FromYearMonth(int yearMonth) => new(yearMonth / 100, yearMonth % 100, 1);
-
     private static DateOnly Later(DateOnly a, DateOnly b) => a > b ? a : b;
+
+    private static DateOnly Earlier(DateOnly a, DateOnly b) => a < b ? a : b;
+
+    internal static List<int> MonthsBetween(DateOnly oldest, DateOnly newest)
+    {
+        var months = new List<int>();
+        for (var month = oldest; month <= newest; month = month.AddMonths(1))
+        {
+            months.Add(YearMonth(month));
+        }
+
+        return months;
+    }
 
     private static string Day(DateOnly date) => date.ToString("yyyy-MM-dd", CultureInfo.InvariantCulture);
 
     // As text with every microsecond DATETIME(6) keeps: a position rounded to the second would skip the purchases of
     // its last second.
     private static string Moment(DateTimeOffset at) => at.UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss.ffffff", CultureInfo.InvariantCulture);
-
-    private sealed class MonthsHeld
-    {
-        public int? Newest { get; init; }
-
-        public int? Oldest { get; init; }
-    }
 
     private sealed record StoredRow(byte[] Id, int StoreId, int CustomerId, DateTime PurchaseDate, DateTime ReceivedAt, string Items)
     {

@@ -8,7 +8,8 @@ namespace Supermarket.PurchasesWriter.History;
 
 /// <summary>Answers the API's purchase history questions from MySQL: the writer owns the purchases, so it alone
 /// reads them, and the API never touches the database.</summary>
-public sealed class PurchaseHistoryQuestionsConsumer(IPurchaseHistory history, HistoryMetrics metrics)
+public sealed class PurchaseHistoryQuestionsConsumer(IPurchaseHistory history, HistoryMetrics metrics,
+    ILogger<PurchaseHistoryQuestionsConsumer> logger)
     : IConsumer<PurchasesAtStore>, IConsumer<PurchasesOfCustomer>
 {
     public Task Consume(ConsumeContext<PurchasesAtStore> context) =>
@@ -21,8 +22,28 @@ public sealed class PurchaseHistoryQuestionsConsumer(IPurchaseHistory history, H
         Func<TQuestion, CancellationToken, Task<PurchaseHistoryPage>> read)
         where TQuestion : class
     {
+        // The asker waits until the request expires (its time-to-live is the API's HistoryQuestions:QueryTimeout):
+        // past that nobody reads the answer, so the read stops there (MySqlConnector cancels the statement running).
+        using var asked = CancellationTokenSource.CreateLinkedTokenSource(context.CancellationToken);
+        if (context.ExpirationTime is { } expires)
+        {
+            asked.CancelAfter(TimeSpan.FromTicks(Math.Max(0, (expires - DateTime.UtcNow).Ticks)));
+        }
+
         var started = Stopwatch.GetTimestamp();
-        var page = await read(context.Message, context.CancellationToken);
+        PurchaseHistoryPage page;
+        try
+        {
+            page = await read(context.Message, asked.Token);
+        }
+        catch (OperationCanceledException) when (asked.IsCancellationRequested && !context.CancellationToken.IsCancellationRequested)
+        {
+            // Not a fault: the question is simply no longer asked.
+            logger.LogWarning("A {Question} question was given up by its asker after {Elapsed}; its read was cancelled",
+                question, Stopwatch.GetElapsedTime(started));
+            return;
+        }
+
         metrics.Answered(question, Stopwatch.GetElapsedTime(started));
         await context.RespondAsync(page, QuestionDelivery.Transient);
     }

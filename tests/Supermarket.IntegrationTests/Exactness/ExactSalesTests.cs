@@ -81,7 +81,7 @@ public sealed class ExactSalesTests(SupermarketSystem system, TestedAppHost appH
         // away they are stored while its start is pending.
         for (var i = 0; i < 20; i++)
         {
-            var response = await PostWithKeyAsync($"/purchase/{store}/customer/{496_000 + i}/date/{19900101 + i}", $"back-dated-{i}", (44001, 1), (44002, i + 1));
+            var response = await PostWithKeyAsync($"/purchase/{store}/customer/{496_000 + i}/date/{20000101 + i}", $"back-dated-{i}", (44001, 1), (44002, i + 1));
             Assert.Equal(HttpStatusCode.Created, response.StatusCode);
         }
 
@@ -93,7 +93,7 @@ public sealed class ExactSalesTests(SupermarketSystem system, TestedAppHost appH
         var starting = system.StartStoreAsync();
         for (var i = 0; i < 20; i++)
         {
-            var retry = await PostWithKeyAsync($"/purchase/{store}/customer/{496_000 + i}/date/{19900101 + i}", $"back-dated-{i}", (44001, 1), (44002, i + 1));
+            var retry = await PostWithKeyAsync($"/purchase/{store}/customer/{496_000 + i}/date/{20000101 + i}", $"back-dated-{i}", (44001, 1), (44002, i + 1));
             Assert.Equal(HttpStatusCode.Created, retry.StatusCode);
         }
 

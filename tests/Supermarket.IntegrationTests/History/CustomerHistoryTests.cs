@@ -56,7 +56,7 @@ public sealed class CustomerHistoryTests
         const int limit = 3;
         await using var connection = new MySqlConnection(TestSettings.OwnerConnectionString(Database));
         var analyzed = await connection.QuerySingleAsync<string>("ANALYZE FORMAT=JSON " + PurchaseHistory.CustomerFirstPage,
-            PurchaseHistory.Parameters(Customer, new DateOnly(1000, 1, 1), new DateOnly(9999, 12, 31), after: null,
+            PurchaseHistory.Parameters(Customer, PurchaseDates.Earliest, PurchaseDates.Latest, after: null,
                 months: [202611, 201608, 201607, 201203, 201202, 201201, 201112, 201101], limit));
 
         // A sort would read all of the customer's purchases in those months before the first row of the page.

@@ -9,6 +9,9 @@ namespace Supermarket.IntegrationTests.History;
 [Collection(nameof(SystemCollection))]
 public sealed class PurchaseHistoryTests(SupermarketSystem system)
 {
+    // A day past the last purchase date the API takes (PurchaseDates.Latest), whatever today is.
+    private static readonly string AfterLatest = DateTime.UtcNow.AddYears(1).AddDays(2).ToString("yyyyMMdd", System.Globalization.CultureInfo.InvariantCulture);
+
     [Fact]
     public async Task A_stores_day_comes_back_exactly_as_posted_newest_first()
     {
@@ -131,7 +134,7 @@ public sealed class PurchaseHistoryTests(SupermarketSystem system)
     [Fact]
     public async Task Nothing_stored_is_an_empty_last_page()
     {
-        foreach (var path in new[] { "/purchases/store/467?date=19990101", "/purchases/customer/46700000", "/purchases/customer/1?from=19990101&to=19990101" })
+        foreach (var path in new[] { "/purchases/store/467?date=20000101", "/purchases/customer/46700000", "/purchases/customer/1?from=20000101&to=20000101" })
         {
             var (purchases, continuation) = await HistoryPages.PageAsync(system.Api, path);
             Assert.Empty(purchases);
@@ -162,6 +165,8 @@ public sealed class PurchaseHistoryTests(SupermarketSystem system)
             "/purchases/store/468", "/purchases/store/468?date=2022032", "/purchases/store/468?date=20220230", "/purchases/store/468?date=2022-03-22",
             "/purchases/customer/abc", "/purchases/customer/0", "/purchases/customer/1?from=2022", "/purchases/customer/1?to=20221301",
             "/purchases/customer/1?from=20220302&to=20220301",
+            // Outside the purchase dates the API takes (PurchaseDates).
+            "/purchases/store/468?date=19991231", "/purchases/customer/1?from=19991231", $"/purchases/customer/1?to={AfterLatest}",
             $"/purchases/store/{store}?date={date}&continuation=not-a-token",
             $"/purchases/store/{store}?date={date}&continuation={new string('A', 46)}",
             // A real token, but for another store, another day, or the other question.

@@ -25,6 +25,9 @@ public sealed class BadInputTests(SupermarketSystem system)
         { "/purchase/1/customer/1000/date/2021-01-01", "application/json", Valid, 400, "date" },
         { "/purchase/1/customer/1000/date/20210230", "application/json", Valid, 400, "calendar" },
         { "/purchase/1/customer/1000/date/2021AB01", "application/json", Valid, 400, "date" },
+        // Outside the purchase dates the system takes (PurchaseDates): before 2000, or more than a year ahead.
+        { "/purchase/1/customer/1000/date/19991231", "application/json", Valid, 400, "date" },
+        { $"/purchase/1/customer/1000/date/{DateTime.UtcNow.AddYears(1).AddDays(2):yyyyMMdd}", "application/json", Valid, 400, "date" },
         { Path, "application/json", "", 400, "body" },
         { Path, "application/json", "{", 400, "body" },
         { Path, "application/json", "[]", 400, "body" },
