@@ -25,6 +25,10 @@ public sealed class SalesLedgerFeed(
     SalesMatrix matrix, ISalesLedger ledger, SalesCheckpoint checkpoint, MatrixReadiness readiness, SalesMetrics metrics,
     IOptions<AggregatorOptions> options, TimeProvider clock, ILogger<SalesLedgerFeed> logger) : BackgroundService
 {
+    /// <summary>How long a stop waits for the loop to end: a cancelled ledger read ends in milliseconds, the page being
+    /// applied in well under a second.</summary>
+    private static readonly TimeSpan LoopStopWait = TimeSpan.FromSeconds(10);
+
     private readonly AggregatorOptions _options = options.Value;
     private readonly List<SaleLine> _lines = new(1024);
     private LedgerPosition _position = LedgerPosition.Start;
@@ -106,9 +110,22 @@ public sealed class SalesLedgerFeed(
         }
     }
 
+    /// <summary>Saves a last checkpoint once the loop has stopped applying entries: not when the host's shutdown time is
+    /// spent (the token), which a service stopped before this one may have used up, but when the loop itself has ended,
+    /// after the page it was applying (#72: a copy taken beside it held part of a page beyond its position, and the
+    /// restart counted that part twice, for good). A loop that does not end within <see cref="LoopStopWait"/> (a ledger
+    /// read that ignores its cancellation) leaves the last checkpoint saved: a restart reads on from there.</summary>
     public override async Task StopAsync(CancellationToken cancellationToken)
     {
         await base.StopAsync(cancellationToken);
+        if (ExecuteTask is { } loop && await Task.WhenAny(loop, Task.Delay(LoopStopWait, CancellationToken.None)) != loop)
+        {
+            logger.LogWarning("The sales ledger feed did not stop within {Seconds} s; no checkpoint is taken at the stop, the last one saved stays",
+                LoopStopWait.TotalSeconds);
+            await _saving;
+            return;
+        }
+
         // Nothing records any more: the whole matrix is copied at once.
         _copy = null;
         if (readiness.Ready.IsCompleted && NothingSavingAndSomethingNew())

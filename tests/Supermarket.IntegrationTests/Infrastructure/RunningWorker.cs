@@ -14,6 +14,10 @@ public sealed class RunningWorker(WebApplication app) : IAsyncDisposable
 
     public Task StopAsync() => app.StopAsync();
 
+    /// <summary>Stops it with the host's shutdown time already spent (<paramref name="cancellationToken"/> cancelled):
+    /// what a stop looks like to the services stopped after one that used it all.</summary>
+    public Task StopAsync(CancellationToken cancellationToken) => app.StopAsync(cancellationToken);
+
     public async ValueTask DisposeAsync()
     {
         await app.StopAsync();
