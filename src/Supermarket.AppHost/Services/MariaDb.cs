@@ -91,8 +91,8 @@ public static class MariaDb
 
     /// <summary>Users connect from 127.0.0.1 only (the server listens nowhere else). The schema owner's user, which
     /// only the migration step uses, has all of the schema with the right to grant: the migrations grant each service's
-    /// role, table by table, what its statements need (0005 the ledger's reader, 0007 the writers and the load test's
-    /// verifier), and each other account has its role and nothing else.</summary>
+    /// role, table by table, what its statements need (0005 the ledger's reader, 0007 and 0009 the writers, 0007 the
+    /// load test's verifier), and each other account has its role and nothing else.</summary>
     private static string AccountsSql(LocalAccounts accounts)
     {
         static string Text(string value) => $"'{value.Replace("\\", "\\\\", StringComparison.Ordinal).Replace("'", "''", StringComparison.Ordinal)}'";

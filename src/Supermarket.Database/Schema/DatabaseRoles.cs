@@ -1,6 +1,6 @@
 namespace Supermarket.Database.Schema;
 
-/// <summary>The roles the migrations grant to, table by table (Schema/Migrations 0005 and 0007): whoever provisions the
+/// <summary>The roles the migrations grant to, table by table (Schema/Migrations 0005, 0007 and 0009): whoever provisions the
 /// database makes them and gives each service's account its own, and nothing else (the AppHost's Services/MariaDb.cs,
 /// docker/mysql-init/users.sh, infra/hooks/mysql-users.sh). MySQL grants on a table only once it exists, which is why
 /// the grants are the migrations' and the roles the provisioning's.</summary>

@@ -62,9 +62,10 @@ public sealed class LeastPrivilegeTests(SupermarketSystem system)
         }
     }
 
-    /// <summary>What the writer's statements need, table by table (migration 0007), and nothing that would let its
-    /// account undo what was counted (#57): no stored purchase or counted ledger entry rewritten or deleted, no hole
-    /// in the ledger declared filled, no migration recorded as applied.</summary>
+    /// <summary>What the writer's statements need, table by table (migrations 0007 and 0009), and nothing that would let its
+    /// account undo what was counted (#57): no stored purchase or counted ledger entry rewritten or deleted, no claim of
+    /// an Idempotency-Key rewritten (which would let the key stand for another purchase) or deleted, no hole in the
+    /// ledger declared filled, no migration recorded as applied.</summary>
     [Fact]
     public async Task The_writers_database_user_cannot_rewrite_the_ledger_nor_the_bookkeeping()
     {
@@ -79,6 +80,9 @@ public sealed class LeastPrivilegeTests(SupermarketSystem system)
             "DELETE FROM purchases ORDER BY id LIMIT 1",
             "UPDATE purchases SET items = '[]' ORDER BY id LIMIT 1",
             "DELETE FROM idempotency_keys ORDER BY claimed_at LIMIT 1",
+            "UPDATE idempotency_keys SET request_hash = request_hash ORDER BY claimed_at LIMIT 1", // even to write what is there
+            // The claim of the release before migration 0009, refused though the key is new (docs/reliability.md).
+            "INSERT INTO idempotency_keys VALUES (1, UUID(), REPEAT('x', 32), UTC_TIMESTAMP(6)) ON DUPLICATE KEY UPDATE store_id = store_id",
             "INSERT INTO schema_versions (version, name, applied_at) VALUES (999, 'forged', UTC_TIMESTAMP(6))",
         })
         {
