@@ -46,7 +46,7 @@ public sealed class QuestionsWhileReady(
                 await _endpoint.Ready.WaitAsync(stoppingToken);
                 logger.LogInformation("The sales matrix is whole: taking questions from {Queue}", queue);
                 await rebuilding.WaitAsync(stoppingToken);
-                // The questions it holds are answered once the rebuild is done (or expire); the rest go to other replicas.
+                // The questions it holds are handed back to the queue (SalesQuestionsConsumer); the rest go to other replicas.
                 await _endpoint.StopAsync(stoppingToken);
                 logger.LogInformation("The sales matrix is being rebuilt: no questions taken from {Queue} until it is whole", queue);
             }

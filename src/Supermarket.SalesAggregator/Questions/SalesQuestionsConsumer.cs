@@ -33,45 +33,48 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
                 [.. questions.TopStores.Select(question => TopStores(question, countedThrough))]));
     }
 
-    // Never answered from a half-built matrix: a question waits while the matrix is built or rebuilt (the asker times
-    // out, 504, as if the aggregator were down), and one ranked while a rebuild began is ranked again once it is whole.
+    // Never answered from a half-built matrix. A question this replica holds when a rebuild begins (or one it takes
+    // just before its endpoint stops for the rebuild) is handed back to its shard's queue, where a ready replica answers
+    // it; held until the rebuild ended, it expired when the rebuild outlasted it (#72). One ranked while a rebuild
+    // began is handed back the same way.
     private async Task AnswerAsync<TQuestion, TAnswer>(ConsumeContext<TQuestion> context, string question, Func<TQuestion, long, TAnswer> rank)
         where TQuestion : class
         where TAnswer : class
     {
         var expires = ExpiresAt(context);
+        // Before the check of Ready: a rebuild that begins after the check completes this one.
+        var rebuildBegun = readiness.RebuildBegun;
+        if (!readiness.Ready.IsCompleted)
+        {
+            await HandBackAsync(context, expires);
+            return;
+        }
+
         var arrived = Stopwatch.GetTimestamp();
-        var caughtUp = false;
+        var waited = Waited.Expired;
         try
         {
-            caughtUp = await CaughtUpAsync(expires, context.CancellationToken);
+            waited = await CaughtUpAsync(expires, rebuildBegun, context.CancellationToken);
         }
         finally
         {
             // Those that expired while waiting too: they are the slow ones.
-            metrics.WaitedForLedger(Stopwatch.GetElapsedTime(arrived), caughtUp);
+            metrics.WaitedForLedger(Stopwatch.GetElapsedTime(arrived), waited == Waited.CaughtUp);
         }
 
-        if (!caughtUp)
+        switch (waited)
         {
-            return;
+            case Waited.Expired:
+                return;
+            case Waited.Rebuilding:
+                await HandBackAsync(context, expires);
+                return;
         }
 
-        while (true)
+        // In this order: a rebuild makes the matrix not ready before it counts itself begun.
+        var rebuilds = readiness.Rebuilds;
+        if (readiness.Ready.IsCompleted)
         {
-            // In this order: a rebuild makes the matrix not ready before it counts itself begun.
-            var rebuilds = readiness.Rebuilds;
-            if (readiness.Ready is { IsCompleted: false } building)
-            {
-                // A rebuild that outlasts the question leaves it unanswered, and the endpoint free to stop.
-                if (!await WithinAsync(building, expires, context.CancellationToken))
-                {
-                    return;
-                }
-
-                continue;
-            }
-
             var started = Stopwatch.GetTimestamp();
             // Read before ranking: every entry up to it is in the matrix by now, so the answer holds at least those.
             var countedThrough = readiness.CountedThrough;
@@ -83,6 +86,34 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
                 return;
             }
         }
+
+        await HandBackAsync(context, expires);
+    }
+
+    /// <summary>Sends the question back to the queue it came from, for the time it has left, as its asker's: a ready
+    /// replica answers it to the asker's response address, and with none ready it waits there until one is, or expires.
+    /// This replica's endpoint stops as its rebuild begins, so it does not take the question again.</summary>
+    private async Task HandBackAsync<TQuestion>(ConsumeContext<TQuestion> context, long? expires)
+        where TQuestion : class
+    {
+        var left = TimeLeft(expires);
+        if (left <= TimeSpan.Zero && left != Timeout.InfiniteTimeSpan)
+        {
+            return;
+        }
+
+        var queue = await context.GetSendEndpoint(context.ReceiveContext.InputAddress);
+        await queue.Send(context.Message, send =>
+        {
+            (send.MessageId, send.RequestId, send.ConversationId, send.CorrelationId, send.InitiatorId) =
+                (context.MessageId, context.RequestId, context.ConversationId, context.CorrelationId, context.InitiatorId);
+            (send.ResponseAddress, send.FaultAddress, send.SourceAddress) = (context.ResponseAddress, context.FaultAddress, context.SourceAddress);
+            send.Durable = false;
+            if (left != Timeout.InfiniteTimeSpan)
+            {
+                send.TimeToLive = left;
+            }
+        }, context.CancellationToken);
     }
 
     /// <summary>
@@ -96,7 +127,7 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
     /// clock) from its arrival by this one: no two machines need agree on the time (#57). RabbitMQ drops a question
     /// whose time to live passed in the queue, so a question waits here at most twice its asker's timeout.
     /// </summary>
-    private async Task<bool> CaughtUpAsync(long? expires, CancellationToken cancellationToken)
+    private async Task<Waited> CaughtUpAsync(long? expires, Task rebuildBegun, CancellationToken cancellationToken)
     {
         var arrived = readiness.ReadsBegun;
         readiness.WantRead();
@@ -106,14 +137,26 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
             var next = readiness.NextCaughtUp;
             if (readiness.CaughtUpRead > arrived)
             {
-                return true;
+                return Waited.CaughtUp;
             }
 
-            if (!await WithinAsync(next, expires, cancellationToken))
+            if (!await WithinAsync(Task.WhenAny(next, rebuildBegun), expires, cancellationToken))
             {
-                return false;
+                return Waited.Expired;
+            }
+
+            if (rebuildBegun.IsCompleted)
+            {
+                return Waited.Rebuilding;
             }
         }
+    }
+
+    private enum Waited
+    {
+        CaughtUp,
+        Expired,
+        Rebuilding,
     }
 
     /// <summary>When the question's asker gives up, as a timestamp of this machine's clock: its time to live from now,
@@ -126,7 +169,7 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
     /// <summary>Waits for <paramref name="task"/>; false if the question expires first.</summary>
     private async Task<bool> WithinAsync(Task task, long? expires, CancellationToken cancellationToken)
     {
-        var left = expires is { } at ? TimeSpan.FromSeconds((at - clock.GetTimestamp()) / (double)clock.TimestampFrequency) : Timeout.InfiniteTimeSpan;
+        var left = TimeLeft(expires);
         if (left <= TimeSpan.Zero && left != Timeout.InfiniteTimeSpan)
         {
             return false;
@@ -142,6 +185,10 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
             return false;
         }
     }
+
+    /// <summary>The question's time to live from now; infinite for one that never expires.</summary>
+    private TimeSpan TimeLeft(long? expires) =>
+        expires is { } at ? TimeSpan.FromSeconds((at - clock.GetTimestamp()) / (double)clock.TimestampFrequency) : Timeout.InfiniteTimeSpan;
 
     private TopItemsAtStore TopItems(TopItemsForStore request, long countedThrough)
     {
