@@ -93,21 +93,21 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
             stored = newlyStored >= successful ? watch.Elapsed.TotalSeconds : null;
         }
 
-        // The answers are asked once, right after the last acknowledged purchase is stored, while the matrix's own
-        // progress is watched beside them: an answer must count everything stored before it was asked, however far
-        // behind the matrix (or a replica of it) was.
+        // The answers are asked once, as soon as the matrix says it has counted the last entry: the first 200 to each
+        // question must count everything stored (another replica, or one behind, must too); only "not now" (503, 504)
+        // is asked again. Asking beside that wait gave a node-pause day's aggregator, unreachable for two minutes after
+        // the pause, no time to come back.
         var lastEntry = await LedgerSeqAsync();
-        var counting = PollAsync(CountedThroughAsync, seq => seq >= lastEntry, progress: seq => seq, measured: watch);
-        var answers = answersBefore is { } before
-            ? await CheckAnswersAgainstTheDayAsync(before, ledgerBefore, tally, untouched, exact: retried is null)
-            : await CheckAnswersAgainstWholeHistoryAsync(tally, untouched);
-        var (counted, countedAt) = await counting;
-        Lag = (stored, counted >= lastEntry ? countedAt : null);
+        var counted = await PollAsync(CountedThroughAsync, seq => seq >= lastEntry, progress: seq => seq);
+        Lag = (stored, counted >= lastEntry ? watch.Elapsed.TotalSeconds : null);
         if (caughtUp is not null)
         {
             await caughtUp();
         }
 
+        var answers = answersBefore is { } before
+            ? await CheckAnswersAgainstTheDayAsync(before, ledgerBefore, tally, untouched, exact: retried is null)
+            : await CheckAnswersAgainstWholeHistoryAsync(tally, untouched);
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"  lag after the last response: all stored in MySQL {Seconds(Lag.Stored)}, all counted in the matrix {Seconds(Lag.Counted)}"));
 
@@ -277,17 +277,12 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
     /// <summary>Probes until done, or until the timeout passes without progress: with <paramref name="progress"/>,
     /// each time the figure it reads grows (more stored, more counted), the wait starts over, so a slow drain is
     /// waited for and a stalled one is not.</summary>
-    private async Task<T> PollAsync<T>(Func<Task<T>> probe, Func<T, bool> done, Func<T, long>? progress = null) =>
-        (await PollAsync(probe, done, progress, measured: null)).Value;
-
-    /// <summary>As above, with the time on <paramref name="measured"/> when the probe was last sent.</summary>
-    private async Task<(T Value, double At)> PollAsync<T>(Func<Task<T>> probe, Func<T, bool> done, Func<T, long>? progress, Stopwatch? measured)
+    private async Task<T> PollAsync<T>(Func<Task<T>> probe, Func<T, bool> done, Func<T, long>? progress = null)
     {
         var deadline = Stopwatch.StartNew();
         var best = long.MinValue;
         while (true)
         {
-            var at = measured?.Elapsed.TotalSeconds ?? 0;
             var value = await probe();
             if (progress?.Invoke(value) is { } figure && figure > best)
             {
@@ -297,7 +292,7 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
 
             if (done(value) || deadline.Elapsed > options.VerifyTimeout)
             {
-                return (value, at);
+                return value;
             }
 
             await Task.Delay(200);
