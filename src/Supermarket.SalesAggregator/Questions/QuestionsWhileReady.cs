@@ -16,7 +16,7 @@ public sealed class QuestionsWhileReady(
     IReceiveEndpointConnector connector, MatrixReadiness readiness, SalesShard shard, IOptions<BrokerOptions> broker,
     ILogger<QuestionsWhileReady> logger) : BackgroundService
 {
-    private static readonly TimeSpan EndpointStartWait = TimeSpan.FromSeconds(5);
+    private static readonly TimeSpan EndpointStopWait = TimeSpan.FromSeconds(5);
 
     /// <summary>The endpoint connected last; null before the matrix is first whole.</summary>
     private HostReceiveEndpointHandle? _endpoint;
@@ -57,18 +57,32 @@ public sealed class QuestionsWhileReady(
         }
     }
 
-    /// <summary>Lets an endpoint connected just before the stop finish starting before the bus stops it: MassTransit
-    /// (8.5) loses the stop of a receive transport still opening its channel, and the bus's stop then waits for it for
-    /// good (SalesReplicaStopTests: a replica stopped as its matrix became whole never exited). An endpoint starts in
-    /// milliseconds while the broker is up; one that has not started within <see cref="EndpointStartWait"/> (the broker
-    /// gone) is left to the bus, so that the services stopped after this one keep their share of the shutdown time
-    /// (#72: the whole of it went here, and the sales ledger feed's last checkpoint was taken with none left).</summary>
+    /// <summary>Stops taking questions before the sales ledger feed stops (it is stopped after this service): the
+    /// questions held now are answered from the feed's next reads, and those that come later go to another replica, where
+    /// taken during the feed's last checkpoint they would wait for a read that never comes. Stopped on a time of its own,
+    /// not the host's: a bus stopped with no time left abandons its endpoints (MassTransit 8.5 catches the cancellation
+    /// and counts itself stopped), and in a host that lives on (the tests') that endpoint went on taking the shard's
+    /// questions and never answered them. An endpoint connected just before the stop is let finish starting first:
+    /// MassTransit loses the stop of a receive transport still opening its channel (SalesReplicaStopTests). Each wait
+    /// is bounded by <see cref="EndpointStopWait"/> (the broker gone: the bus and the process's exit end it), so the
+    /// services stopped after this one keep their share of the shutdown time (#72).</summary>
     public override async Task StopAsync(CancellationToken cancellationToken)
     {
         await base.StopAsync(cancellationToken);
-        if (_endpoint is { } endpoint)
+        if (_endpoint is not { } endpoint)
         {
-            await Task.WhenAny(endpoint.Ready, Task.Delay(EndpointStartWait, cancellationToken));
+            return;
+        }
+
+        using var bound = new CancellationTokenSource(EndpointStopWait);
+        try
+        {
+            await endpoint.Ready.WaitAsync(bound.Token);
+            await endpoint.StopAsync(bound.Token);
+        }
+        catch (OperationCanceledException) when (bound.IsCancellationRequested)
+        {
+            logger.LogWarning("The sales questions' endpoint did not stop within {Seconds} s; the bus's stop is left to end it", EndpointStopWait.TotalSeconds);
         }
     }
 }
