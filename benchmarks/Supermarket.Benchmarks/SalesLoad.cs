@@ -16,6 +16,9 @@ public static class SalesLoad
     /// <summary>The entries one benchmark invocation counts.</summary>
     public const int EntriesCounted = 200;
 
+    /// <summary>The load test's purchases are all of its one date, so each entry is one group of one day.</summary>
+    public static readonly DateOnly Day = new(2019, 1, 1);
+
     public static byte[][] LedgerEntries(int count, int seed)
     {
         var random = new Random(seed);
@@ -29,7 +32,7 @@ public static class SalesLoad
                 var store = random.Next(1, MaxStores + 1);
                 for (var i = 0; i < ItemsPerPurchase; i++)
                 {
-                    lines.Add(new SaleLine(store, random.Next(1, MaxItemId + 1), 1));
+                    lines.Add(new SaleLine(store, random.Next(1, MaxItemId + 1), 1, Day));
                 }
             }
 

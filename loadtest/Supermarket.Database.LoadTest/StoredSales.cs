@@ -108,23 +108,26 @@ public sealed class StoredSales(string connectionString)
             "SELECT COALESCE(MAX(TABLE_ROWS), 0) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'purchases'");
     }
 
-    /// <summary>A store's best-selling items by units, ranked as the matrix ranks: most units, then the lower id.</summary>
-    public async Task<IReadOnlyList<(int Item, long Units)>> TopItemsAtStoreAsync(int store, int count)
+    /// <summary>A store's best-selling items by units, ranked as the matrix ranks: most units, then the lower id; of
+    /// the purchases dated <paramref name="from"/> to <paramref name="to"/> when given (the store-and-day index reads
+    /// only those).</summary>
+    public async Task<IReadOnlyList<(int Item, long Units)>> TopItemsAtStoreAsync(int store, int count, DateOnly? from = null, DateOnly? to = null)
     {
         await using var connection = new MySqlConnection(connectionString);
         return [.. await connection.QueryAsync<(int, long)>(
             $"""
             SELECT l.item_id, CAST(SUM(l.quantity) AS SIGNED) AS units
             FROM {PurchaseLines}
-            WHERE p.store_id = @store
+            WHERE p.store_id = @store AND p.purchase_date BETWEEN @from AND @to
             GROUP BY l.item_id ORDER BY units DESC, l.item_id LIMIT @count
-            """, new { store, count }, commandTimeout: 300)];
+            """, new { store, count, from = Day(from ?? DateOnly.MinValue), to = Day(to ?? DateOnly.MaxValue) }, commandTimeout: 300)];
     }
 
     /// <summary>The units of each of the items sold at each store. Nothing indexes the lines by item (nothing else
     /// needs it), so this reads every purchase: one pass for all the items asked, whose cost grows with the history,
-    /// not with the number of items.</summary>
-    public async Task<IReadOnlyList<(int Item, int Store, long Units)>> SalesOfItemsAsync(IReadOnlyCollection<int> items)
+    /// not with the number of items. Of a range of days, it reads only those days' purchases, one range of the
+    /// store-and-day index per store.</summary>
+    public async Task<IReadOnlyList<(int Item, int Store, long Units)>> SalesOfItemsAsync(IReadOnlyCollection<int> items, DateOnly? from = null, DateOnly? to = null)
     {
         if (items.Count == 0)
         {
@@ -132,14 +135,20 @@ public sealed class StoredSales(string connectionString)
         }
 
         await using var connection = new MySqlConnection(connectionString);
+        var ranged = from is not null || to is not null;
+        var stores = ranged ? Enumerable.Range(1, await connection.ExecuteScalarAsync<int?>("SELECT MAX(store_id) FROM purchases") ?? 0).ToArray() : [];
         return [.. await connection.QueryAsync<(int, int, long)>(
             $"""
             SELECT l.item_id, p.store_id, CAST(SUM(l.quantity) AS SIGNED) AS units
             FROM {PurchaseLines}
-            WHERE l.item_id IN @items
+            WHERE l.item_id IN @items {(ranged ? "AND p.store_id IN @stores AND p.purchase_date BETWEEN @from AND @to" : "")}
             GROUP BY l.item_id, p.store_id
-            """, new { items }, commandTimeout: 600)];
+            """, new { items, stores, from = Day(from ?? DateOnly.MinValue), to = Day(to ?? DateOnly.MaxValue) }, commandTimeout: 600)];
     }
+
+    /// <summary>A day as MySqlConnector sends a DATE; the open ends as the DATE type's own bounds.</summary>
+    private static DateTime Day(DateOnly day) =>
+        day.ToDateTime(TimeOnly.MinValue) is var at && at.Year < 1000 ? new DateTime(1000, 1, 1) : at;
 
     /// <summary>The database server's version and the two settings that shape the writer's speed.</summary>
     /// <summary>InnoDB's buffer pool counters since the server started: pages read from disk, pages asked of the

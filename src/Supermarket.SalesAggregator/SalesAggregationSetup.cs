@@ -31,6 +31,8 @@ public static class SalesAggregationSetup
         builder.Services.AddSingleton(services => SalesShard.Of(services.GetRequiredService<IOptions<AggregatorOptions>>().Value,
             services.GetRequiredService<IOptions<SalesShardOptions>>().Value, services.GetRequiredService<IOptions<CatalogOptions>>().Value));
         builder.Services.AddSingleton(services => services.GetRequiredService<SalesShard>().NewMatrix());
+        builder.Services.AddSingleton(services => services.GetRequiredService<SalesShard>().NewDays(
+            services.GetRequiredService<IOptions<AggregatorOptions>>().Value.DaysKept));
         builder.Services.AddSingleton(services => new AboutFact("salesShard", () => SalesShardFacts(services)));
         builder.Services.AddSingleton<SalesMetrics>();
         builder.Services.AddSingleton<MatrixReadiness>();

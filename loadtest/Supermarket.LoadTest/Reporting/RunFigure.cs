@@ -24,6 +24,7 @@ public sealed record RunFigure(string Name, string Description, string Unit, boo
         new("single", "broker messages of one purchase (the first API)", "%", false, result => result.Published?.SinglePurchaseShare * 100),
         new("history-p99", "purchase history questions' p99, the slower kind", "ms", false, result => result.SlowestQuestions(question => question.P99Ms, DayReaders.StoreDay, DayReaders.CustomerPurchases)),
         new("sales-p99", "sales questions' p99, the slower kind", "ms", false, result => result.SlowestQuestions(question => question.P99Ms, DayReaders.TopItems, DayReaders.TopStores)),
+        new("range-p99", "the week's top items' p99", "ms", false, result => result.SlowestQuestions(question => question.P99Ms, DayReaders.TopItemsThisWeek)),
         new("sales-p999", "sales questions' p99.9, the slower kind", "ms", false, result => result.SlowestQuestions(question => question.P999Ms, DayReaders.TopItems, DayReaders.TopStores)),
         new("db-cpu", "MariaDB's CPU a purchase over the day", "µs", false, result => result.DayCpuMicrosecondsPerPurchase("mariadb")),
         new("writer-cpu", "the writers' CPU a purchase over the day", "µs", false, result => result.DayCpuMicrosecondsPerPurchase("writer")),

@@ -10,8 +10,8 @@ namespace Supermarket.LoadTest.Scenario;
 /// cannot slow the questions down): store managers and support staff reading purchase history
 /// (<see cref="LoadOptions.HistoryQueriesPerSecond"/>: alternately one store's day and one customer's purchases on
 /// that day, the first page of each), and analysts asking what sells (<see cref="LoadOptions.SalesQueriesPerSecond"/>:
-/// alternately the top items at a store and the top stores for an item). Each answer is timed; the figures go into
-/// the summary beside the POSTs'.
+/// in turn the top items at a store, the top stores for an item, and the top items at a store over the week ending on
+/// the day). Each answer is timed, each kind apart; the figures go into the summary beside the POSTs'.
 /// </summary>
 public sealed class DayReaders(HttpClient http, LoadOptions options)
 {
@@ -19,6 +19,7 @@ public sealed class DayReaders(HttpClient http, LoadOptions options)
     public const string CustomerPurchases = "purchases of a customer";
     public const string TopItems = "top items at a store";
     public const string TopStores = "top stores for an item";
+    public const string TopItemsThisWeek = "top items at a store, a week";
 
     private readonly ConcurrentBag<(string Question, double AskedAtSeconds, double Milliseconds, int Status)> _answers = [];
     private long _begun;
@@ -77,11 +78,16 @@ public sealed class DayReaders(HttpClient http, LoadOptions options)
 
     private Task SalesQuestion(int n, Random random)
     {
-        var request = n % 2 == 0
-            ? new HttpRequestMessage(HttpMethod.Get, string.Create(CultureInfo.InvariantCulture, $"items/store/{random.Next(1, options.Stores + 1)}"))
-            : new HttpRequestMessage(HttpMethod.Get, string.Create(CultureInfo.InvariantCulture, $"items/top5/{random.Next(1, options.MaxItemId + 1)}"));
+        var day = DateOnly.ParseExact(options.Date, "yyyyMMdd", CultureInfo.InvariantCulture);
+        var (question, path) = (n % 3) switch
+        {
+            0 => (TopItems, string.Create(CultureInfo.InvariantCulture, $"items/store/{random.Next(1, options.Stores + 1)}")),
+            1 => (TopStores, string.Create(CultureInfo.InvariantCulture, $"items/top5/{random.Next(1, options.MaxItemId + 1)}")),
+            _ => (TopItemsThisWeek, string.Create(CultureInfo.InvariantCulture, $"items/store/{random.Next(1, options.Stores + 1)}?from={day.AddDays(-6):yyyyMMdd}&to={day:yyyyMMdd}")),
+        };
+        var request = new HttpRequestMessage(HttpMethod.Get, path);
         request.Headers.Authorization = IssuedCredentials.ForSalesQuestions(options);
-        return AskAsync(n % 2 == 0 ? TopItems : TopStores, request);
+        return AskAsync(question, request);
     }
 
     private async Task AskAsync(string question, HttpRequestMessage request)

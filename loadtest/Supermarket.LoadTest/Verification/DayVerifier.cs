@@ -108,6 +108,7 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
         var answers = answersBefore is { } before
             ? await CheckAnswersAgainstTheDayAsync(before, ledgerBefore, tally, untouched, exact: retried is null)
             : await CheckAnswersAgainstWholeHistoryAsync(tally, untouched);
+        answers &= await CheckRangesAsync(tally);
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"  lag after the last response: all stored in MySQL {Seconds(Lag.Stored)}, all counted in the matrix {Seconds(Lag.Counted)}"));
 
@@ -158,11 +159,7 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
 
         foreach (var (path, truth) in checks)
         {
-            var answer = await AskOnceAsync(path);
-            var matches = Check(answer.SequenceEqual(truth), $"GET /{path}, asked once, = MySQL ({Describe(truth)})"
-                + (answer.SequenceEqual(truth) ? "" : $": answered {Describe(answer)}"));
-            AnswersMatchMySql &= matches;
-            ok &= matches;
+            ok &= await CheckAnswerAsync(path, truth);
         }
 
         return ok;
@@ -204,6 +201,63 @@ public sealed class DayVerifier(LoadOptions options, HttpClient api)
         }
 
         return ok;
+    }
+
+    /// <summary>The answers over a range of days, each asked once, against MySQL's sums over the purchases dated in it:
+    /// the run's day alone, and the week ending on it (history a fill wrote before it included), at each sampled store
+    /// and for each store's best seller of that range.</summary>
+    private async Task<bool> CheckRangesAsync(SalesTally tally)
+    {
+        if (await NotDatedAsync(tally.Stores.Order().FirstOrDefault(1)))
+        {
+            // Not a failure: what the API promises of a ledger with sales no release dated (docs/operations.md).
+            Console.WriteLine("  --   ranges of days not checked: the API answers them 503 \"Sales not dated.\", the ledger holding sales a writer "
+                + "of a release before #73 stored after the upgrade (docs/operations.md, \"Dating old sales\")");
+            return true;
+        }
+
+        var ok = true;
+        foreach (var (from, to) in new[] { (_date, _date), (_date.AddDays(-6), _date) })
+        {
+            var range = $"from={from:yyyyMMdd}&to={to:yyyyMMdd}";
+            var bestSellers = new SortedSet<int>();
+            foreach (var store in tally.Stores.Order())
+            {
+                var truth = await _stored.TopItemsAtStoreAsync(store, TopItemsAnswered, from, to);
+                ok &= await CheckAnswerAsync($"items/store/{store}?{range}", truth);
+                if (truth.Count > 0)
+                {
+                    bestSellers.Add(truth[0].Item1);
+                }
+            }
+
+            var byItem = (await _stored.SalesOfItemsAsync(bestSellers, from, to)).ToLookup(sale => sale.Item);
+            foreach (var item in bestSellers)
+            {
+                IReadOnlyList<(int, long)> truth = [.. byItem[item].OrderByDescending(sale => sale.Units).ThenBy(sale => sale.Store)
+                    .Take(TopStoresAnswered).Select(sale => (sale.Store, sale.Units))];
+                ok &= await CheckAnswerAsync($"items/top10/{item}?{range}", truth);
+            }
+        }
+
+        return ok;
+    }
+
+    /// <summary>Whether the aggregators refuse every range, their ledger holding sales without a day.</summary>
+    private async Task<bool> NotDatedAsync(int store)
+    {
+        using var response = await api.GetAsync($"items/store/{store}?from={_date:yyyyMMdd}");
+        return response.StatusCode == HttpStatusCode.ServiceUnavailable
+            && (await response.Content.ReadAsStringAsync()).Contains("\"title\":\"Sales not dated.\"", StringComparison.Ordinal);
+    }
+
+    private async Task<bool> CheckAnswerAsync(string path, IReadOnlyList<(int, long)> truth)
+    {
+        var answer = await AskOnceAsync(path);
+        var matches = Check(answer.SequenceEqual(truth), $"GET /{path}, asked once, = MySQL ({Describe(truth)})"
+            + (answer.SequenceEqual(truth) ? "" : $": answered {Describe(answer)}"));
+        AnswersMatchMySql &= matches;
+        return matches;
     }
 
     /// <summary>At a store new to this run, MySQL's top items are what the run sent there.</summary>

@@ -18,14 +18,14 @@ public static class SalesInsightEndpoints
         var items = app.MapGroup("/items").WithTags("Sales insights").RequireForCourseApi(AccessSetup.AskSales);
         items.MapGet("/store/{storeID}", TopItemsAtStore)
             .WithName("TopItemsAtStore")
-            .WithSummary("The 10 best-selling items at a store.")
+            .WithSummary("The 10 best-selling items at a store: of all time, or of the purchases dated from one day to another.")
             .ProducesWorkerProblems();
         // /top10/ is the course spec's path for what returns five stores; /top5/ is the one the seeds' server used.
         foreach (var path in new[] { "/top10/{itemID}", "/top5/{itemID}" })
         {
             items.MapGet(path, TopStoresForItem)
                 .WithName(path.Contains("top10", StringComparison.Ordinal) ? "TopStoresForItem" : "TopStoresForItemTop5")
-                .WithSummary("The 5 stores that sold the most of an item.")
+                .WithSummary("The 5 stores that sold the most of an item: of all time, or of the purchases dated from one day to another.")
                 .ProducesWorkerProblems();
         }
 
@@ -33,29 +33,36 @@ public static class SalesInsightEndpoints
     }
 
     private static async Task<Results<Ok<TopItemsResponse>, ProblemHttpResult>> TopItemsAtStore(
-        [Description(ParameterDescriptions.Store)] string storeID, HttpContext http, [AsParameters] SalesInsightServices services)
+        [Description(ParameterDescriptions.Store)] string storeID, [AsParameters] SalesDays days, HttpContext http, [AsParameters] SalesInsightServices services)
     {
-        if (PurchasePath.ParseId(storeID, "storeID", services.Catalog.Value.MaxStoreId, out var store) is { } error)
+        var dayError = days.Parse(out var from, out var to);
+        if ((PurchasePath.ParseId(storeID, "storeID", services.Catalog.Value.MaxStoreId, out var store) ?? dayError) is { } error)
         {
             return ClientErrors.Invalid(error);
         }
 
-        var question = new TopItemsForStore(store, services.Options.Value.TopItemsCount);
+        var question = new TopItemsForStore(store, services.Options.Value.TopItemsCount, from, to);
         return await AskAsync(http, services, (_, deadline) => services.Shards.TopItemsAtStoreAsync(question, deadline),
-            (TopItemsAtStore answer) => new TopItemsResponse([.. answer.Items.Select(i => new ItemCount(i.ItemId, i.Units))]));
+            (TopItemsAtStore answer) => answer.Refused is { } refused
+                ? throw new SalesRangeRefused(refused)
+                : new TopItemsResponse([.. answer.Items.Select(i => new ItemCount(i.ItemId, i.Units))]));
     }
 
     private static async Task<Results<Ok<TopStoresResponse>, ProblemHttpResult>> TopStoresForItem(
-        [Description("The item's id, a whole number from 1 to the catalog's last item (Catalog:MaxItemId).")] string itemID, HttpContext http, [AsParameters] SalesInsightServices services)
+        [Description("The item's id, a whole number from 1 to the catalog's last item (Catalog:MaxItemId).")] string itemID, [AsParameters] SalesDays days,
+        HttpContext http, [AsParameters] SalesInsightServices services)
     {
-        if (PurchasePath.ParseId(itemID, "itemID", services.Catalog.Value.MaxItemId, out var item) is { } error)
+        var dayError = days.Parse(out var from, out var to);
+        if ((PurchasePath.ParseId(itemID, "itemID", services.Catalog.Value.MaxItemId, out var item) ?? dayError) is { } error)
         {
             return ClientErrors.Invalid(error);
         }
 
-        var question = new TopStoresForItem(item, services.Options.Value.TopStoresCount);
+        var question = new TopStoresForItem(item, services.Options.Value.TopStoresCount, from, to);
         return await AskAsync(http, services, (_, deadline) => services.Shards.TopStoresForItemAsync(question, deadline),
-            (TopStoresOfItem answer) => new TopStoresResponse([.. answer.Stores.Select(s => new StoreCount(s.StoreId, s.Units))]));
+            (TopStoresOfItem answer) => answer.Refused is { } refused
+                ? throw new SalesRangeRefused(refused)
+                : new TopStoresResponse([.. answer.Stores.Select(s => new StoreCount(s.StoreId, s.Units))]));
     }
 
     /// <summary>Asks the Sales aggregator's shards; a client that knows where its purchases were stored sees, in a

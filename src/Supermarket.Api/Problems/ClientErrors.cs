@@ -61,10 +61,18 @@ public static class ClientErrors
         Unavailable(http, $"The {worker}'s shards of items {string.Join(", ", shards)} did not answer in time; an answer without them would be incomplete. Retry later.",
             TimeSpan.FromSeconds(2));
 
-    private static ProblemHttpResult Unavailable(HttpContext http, string detail, TimeSpan retryAfter)
+    /// <summary>503: the sales ledger holds sales stored before its entries carried their day, so no range of days can
+    /// be counted exactly yet (docs/operations.md, "Dating old sales"); all-time answers are unaffected.</summary>
+    public static ProblemHttpResult RangeNotDated(HttpContext http, string reason) =>
+        Unavailable(http, reason, TimeSpan.FromMinutes(1), NotDatedTitle);
+
+    /// <summary>The title of <see cref="RangeNotDated"/>'s problem, which a client tells from a passing outage by.</summary>
+    public const string NotDatedTitle = "Sales not dated.";
+
+    private static ProblemHttpResult Unavailable(HttpContext http, string detail, TimeSpan retryAfter, string title = "Service unavailable.")
     {
         http.Response.Headers.RetryAfter = Seconds(retryAfter);
-        return TypedResults.Problem(detail: detail, statusCode: StatusCodes.Status503ServiceUnavailable, title: "Service unavailable.");
+        return TypedResults.Problem(detail: detail, statusCode: StatusCodes.Status503ServiceUnavailable, title: title);
     }
 
     private static string Seconds(TimeSpan time) => ((int)Math.Ceiling(time.TotalSeconds)).ToString(System.Globalization.CultureInfo.InvariantCulture);

@@ -41,6 +41,12 @@ public sealed class WorkerQuestions(BrokerConnection broker, ILogger<WorkerQuest
         {
             return ClientErrors.ShardsUnavailable(http, worker, away.Shards);
         }
+        catch (SalesRangeRefused range)
+        {
+            return range.Refused.Undated
+                ? ClientErrors.RangeNotDated(http, range.Refused.Reason)
+                : ClientErrors.Invalid(new InputError(range.Refused.Parameter, range.Refused.Reason));
+        }
         catch (Exception exception) when (exception is RequestTimeoutException or OperationCanceledException
             && !http.RequestAborted.IsCancellationRequested)
         {

@@ -1,9 +1,11 @@
 namespace Supermarket.Contracts.Sales;
 
-/// <summary>Asks the Sales aggregator for the best-selling items at one store.</summary>
-public sealed record TopItemsForStore(int StoreId, int Count);
+/// <summary>Asks the Sales aggregator for the best-selling items at one store: of all time, or of the purchases dated
+/// <see cref="From"/> to <see cref="To"/>, both days inclusive (either left out: from the first day kept, to the last
+/// day with a sale).</summary>
+public sealed record TopItemsForStore(int StoreId, int Count, DateOnly? From = null, DateOnly? To = null);
 
-/// <summary>The answer to <see cref="TopItemsForStore"/>, best first.</summary>
-public sealed record TopItemsAtStore(int StoreId, ItemSales[] Items, long CountedThrough) : ISalesAnswer;
+/// <summary>The answer to <see cref="TopItemsForStore"/>, best first; nothing ranked when the range was refused.</summary>
+public sealed record TopItemsAtStore(int StoreId, ItemSales[] Items, long CountedThrough, RangeRefused? Refused = null) : ISalesAnswer;
 
 public readonly record struct ItemSales(int ItemId, long Units);

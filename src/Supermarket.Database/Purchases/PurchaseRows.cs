@@ -30,5 +30,5 @@ public static class PurchaseRows
 
     /// <summary>The sales ledger entry of the purchases stored in one transaction (<see cref="SalesLedgerAppend"/>).</summary>
     public static byte[] SalesOf(IEnumerable<PurchaseRecorded> purchases) =>
-        SalesLedgerEntry.Encode(purchases.SelectMany(p => p.Items.Select(line => new SaleLine(p.StoreId, line.ItemId, line.Quantity))));
+        SalesLedgerEntry.Encode(purchases.SelectMany(p => p.Items.Select(line => new SaleLine(p.StoreId, line.ItemId, line.Quantity, p.Date))));
 }

@@ -3,6 +3,7 @@ using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using MySqlConnector;
 using Supermarket.Contracts.Ledger;
+using Supermarket.Database.Purchases;
 
 namespace Supermarket.Database.Schema;
 
@@ -55,6 +56,11 @@ public sealed class SchemaMigration(IOptions<DatabaseOptions> options, ILogger<S
                 if (version == 1)
                 {
                     await BackfillLedgerAsync(connection, cancellationToken);
+                }
+
+                if (version == 10)
+                {
+                    await DateEarlierSalesAsync(connection, cancellationToken);
                 }
 
                 await connection.ExecuteAsync("INSERT INTO schema_versions (version, name, applied_at) VALUES (@version, @name, UTC_TIMESTAMP(6))",
@@ -119,11 +125,11 @@ public sealed class SchemaMigration(IOptions<DatabaseOptions> options, ILogger<S
         await using var transaction = await connection.BeginTransactionAsync(cancellationToken);
         var lines = new List<SaleLine>(LinesPerBackfillEntry);
         var entries = new List<byte[]>();
-        await foreach (var (store, item, units) in connection.QueryUnbufferedAsync<(int, int, decimal)>(
-            "SELECT p.store_id, i.item_id, SUM(i.quantity) FROM purchase_items i JOIN purchases p ON p.id = i.purchase_id GROUP BY p.store_id, i.item_id",
+        await foreach (var (store, item, day, units) in connection.QueryUnbufferedAsync<(int, int, DateTime, decimal)>(
+            "SELECT p.store_id, i.item_id, p.purchase_date, SUM(i.quantity) FROM purchase_items i JOIN purchases p ON p.id = i.purchase_id GROUP BY p.store_id, i.item_id, p.purchase_date",
             transaction: transaction).WithCancellation(cancellationToken))
         {
-            lines.Add(new SaleLine(store, item, (long)units));
+            lines.Add(new SaleLine(store, item, (long)units, DateOnly.FromDateTime(day)));
             if (lines.Count == LinesPerBackfillEntry)
             {
                 entries.Add(SalesLedgerEntry.Encode(lines));
@@ -141,6 +147,47 @@ public sealed class SchemaMigration(IOptions<DatabaseOptions> options, ILogger<S
         await connection.ExecuteAsync("UPDATE sales_ledger SET purchases = @purchases ORDER BY seq LIMIT 1", new { purchases }, transaction);
         await transaction.CommitAsync(cancellationToken);
         logger.LogInformation("The sales ledger now covers the {Purchases} purchases stored before it existed ({Entries} entries)", purchases, entries.Count);
+    }
+
+    /// <summary>The days of the sales stored before ledger entries carried theirs (migration 0010): when the ledger holds
+    /// an entry of format 0, every purchase stored so far is in one (no writer of this release has run), and their sums
+    /// by store, item and day are appended as dating entries, in one transaction, under the head's lock as any entry.
+    /// A ledger of format 1 only (new, or backfilled by migration 1 of this release) needs none.</summary>
+    private async Task DateEarlierSalesAsync(MySqlConnection connection, CancellationToken cancellationToken)
+    {
+        if (await connection.ExecuteScalarAsync<long>("SELECT EXISTS (SELECT 1 FROM sales_ledger WHERE LENGTH(sales) > 0 AND LEFT(sales, 1) <> x'00')") == 0)
+        {
+            return;
+        }
+
+        var started = DateTime.UtcNow;
+        await using var transaction = await connection.BeginTransactionAsync(cancellationToken);
+        var lines = new List<SaleLine>(LinesPerBackfillEntry);
+        var entries = new List<byte[]>();
+        await foreach (var (store, item, day, units) in connection.QueryUnbufferedAsync<(int, int, DateTime, decimal)>("""
+            SELECT p.store_id, l.item_id, p.purchase_date, SUM(l.quantity)
+            FROM purchases p, JSON_TABLE(p.items, '$[*]' COLUMNS (item_id INT PATH '$[0]', quantity INT PATH '$[1]')) AS l
+            GROUP BY p.store_id, l.item_id, p.purchase_date
+            """, transaction: transaction).WithCancellation(cancellationToken))
+        {
+            lines.Add(new SaleLine(store, item, (long)units, DateOnly.FromDateTime(day)));
+            if (lines.Count == LinesPerBackfillEntry)
+            {
+                entries.Add(SalesLedgerEntry.EncodeDating(lines));
+                lines.Clear();
+            }
+        }
+
+        entries.Add(SalesLedgerEntry.EncodeDating(lines));
+        var dating = entries.Where(sales => sales.Length > 0).ToList();
+        foreach (var sales in dating)
+        {
+            await connection.ExecuteAsync(SalesLedgerAppend.Sql, new { purchases = 0, sales }, transaction);
+        }
+
+        await transaction.CommitAsync(cancellationToken);
+        logger.LogInformation("Dated the sales stored before ledger entries carried their day: {Entries} dating entries in {Seconds:F1} s",
+            dating.Count, (DateTime.UtcNow - started).TotalSeconds);
     }
 
     private static string Read(string name)

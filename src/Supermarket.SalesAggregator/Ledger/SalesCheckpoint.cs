@@ -7,7 +7,7 @@ using Supermarket.SalesAggregator.Questions;
 namespace Supermarket.SalesAggregator.Ledger;
 
 /// <summary>
-/// The matrix saved to a file with how far through the ledger it counted, so a restart reads the checkpoint and only
+/// The matrix and the days (<see cref="SalesByDay"/>) saved to a file with how far through the ledger they counted, so a restart reads the checkpoint and only
 /// the entries stored after it instead of all of history (start-up bounded whatever the history).
 /// </summary>
 /// <remarks>
@@ -29,18 +29,20 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
     // 3: the counters item-major (SalesMatrix), where version 2 tiled them.
     // 4: the file's length and a checksum of the header and the counters.
     // 5: the item range the counters are of (a shard's, or the whole catalog's).
-    private const int Version = 5;
-    private const int HeaderLength = 4 + 4 + 16 + 4 + 4 + 4 + 4 + 8 + 8 + 8;
+    // 6: the sales of each day before the counters, and the lines counted without a day; a version 5 file is rebuilt
+    //    from the ledger, which is what gives its days back.
+    private const int Version = 6;
+    private const int HeaderLength = 4 + 4 + 16 + 4 + 4 + 4 + 4 + 8 + 8 + 8 + 8 + 8;
 
     private readonly string _path = Path.Combine(options.Value.CheckpointDirectory,
         shards.Value.Count == 1 ? "sales-matrix.checkpoint" : $"sales-matrix.shard-{options.Value.Shard}-of-{shards.Value.Count}.checkpoint");
 
     public string FilePath => _path;
 
-    /// <summary>Fills <paramref name="matrix"/> from the checkpoint of <paramref name="ledgerId"/> and returns how far
-    /// through the ledger it had counted; null, with the matrix empty, when there is no whole checkpoint of this ledger
-    /// and catalog. Never throws for what the file holds.</summary>
-    public LedgerPosition? TryLoad(Guid ledgerId, SalesMatrix matrix)
+    /// <summary>Fills <paramref name="matrix"/> and <paramref name="days"/> from the checkpoint of
+    /// <paramref name="ledgerId"/> and returns how far through the ledger they had counted; null, with both empty, when
+    /// there is no whole checkpoint of this ledger and catalog. Never throws for what the file holds.</summary>
+    public LoadedCheckpoint? TryLoad(Guid ledgerId, SalesMatrix matrix, SalesByDay days)
     {
         if (!File.Exists(_path))
         {
@@ -49,9 +51,9 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
 
         try
         {
-            if (Load(ledgerId, matrix) is { } position)
+            if (Load(ledgerId, matrix, days) is { } loaded)
             {
-                return position;
+                return loaded;
             }
         }
         catch (Exception exception) when (exception is not OutOfMemoryException)
@@ -61,10 +63,11 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
         }
 
         matrix.Clear();
+        days.Clear();
         return null;
     }
 
-    private LedgerPosition? Load(Guid ledgerId, SalesMatrix matrix)
+    private LoadedCheckpoint? Load(Guid ledgerId, SalesMatrix matrix, SalesByDay days)
     {
         using var file = new BufferedStream(File.OpenRead(_path), 1 << 20);
         var header = new byte[HeaderLength];
@@ -87,15 +90,18 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
         }
 
         var (seq, storedAt, length) = (reader.ReadInt64(), reader.ReadInt64(), reader.ReadInt64());
-        if (length != file.Length)
+        var (undatedLines, daysLength) = (reader.ReadInt64(), reader.ReadInt64());
+        if (length != file.Length || daysLength < 0 || daysLength > length)
         {
             logger.LogWarning("{Path} holds {Found} bytes where it was saved with {Saved}; rebuilding from the whole ledger", _path, file.Length, length);
             return null;
         }
 
         var checksum = ReadChecksum(file);
+        var savedDays = new byte[daysLength];
+        file.ReadExactly(savedDays);
         matrix.Load(file);
-        if (file.ReadByte() != -1 || checksum != Checksum(header, matrix))
+        if (file.ReadByte() != -1 || checksum != Checksum(header, savedDays, matrix))
         {
             logger.LogWarning("{Path} does not match its checksum: it was damaged; rebuilding from the whole ledger", _path);
             return null;
@@ -107,11 +113,13 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
             return null;
         }
 
-        return new LedgerPosition(seq, new DateTime(storedAt));
+        days.Load(new MemoryStream(savedDays, writable: false));
+        return new LoadedCheckpoint(new LedgerPosition(seq, new DateTime(storedAt)), undatedLines);
     }
 
-    /// <summary>Writes <paramref name="matrix"/> (a copy nothing records into while this runs) and how far it counted.</summary>
-    public void Save(Guid ledgerId, SalesMatrix matrix, LedgerPosition position)
+    /// <summary>Writes <paramref name="matrix"/> (a copy nothing records into while this runs), the days as of the same
+    /// position, and how far they counted.</summary>
+    public void Save(Guid ledgerId, SalesMatrix matrix, SavedSales byDay, LedgerPosition position)
     {
         Directory.CreateDirectory(Path.GetDirectoryName(_path)!);
 
@@ -122,14 +130,16 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
             using (var stored = File.Create(temporary))
             using (var file = new BufferedStream(stored, 1 << 20))
             {
-                // The counters first, behind room for the header, which then records the file's length.
+                // The days and the counters first, behind room for the header, which then records the file's length. The
+                // counters last: their decompressor may read past its end.
                 file.Position = HeaderLength + sizeof(ulong);
+                file.Write(byDay.Days);
                 matrix.Save(file);
                 file.Flush();
-                var header = Header(ledgerId, matrix, position, length: stored.Length);
+                var header = Header(ledgerId, matrix, byDay, position, length: stored.Length);
                 file.Position = 0;
                 file.Write(header);
-                file.Write(BitConverter.GetBytes(Checksum(header, matrix)));
+                file.Write(BitConverter.GetBytes(Checksum(header, byDay.Days, matrix)));
                 file.Flush();
                 // On disk before the rename replaces the previous checkpoint: a crash after it must find the new one whole.
                 stored.Flush(flushToDisk: true);
@@ -143,7 +153,7 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
         }
     }
 
-    private static byte[] Header(Guid ledgerId, SalesMatrix matrix, LedgerPosition position, long length)
+    private static byte[] Header(Guid ledgerId, SalesMatrix matrix, SavedSales byDay, LedgerPosition position, long length)
     {
         var header = new byte[HeaderLength];
         using var writer = new BinaryWriter(new MemoryStream(header));
@@ -157,6 +167,8 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
         writer.Write(position.Seq);
         writer.Write(position.StoredAt.Ticks);
         writer.Write(length);
+        writer.Write(byDay.UndatedUnits);
+        writer.Write((long)byDay.Days.Length);
         return header;
     }
 
@@ -167,6 +179,6 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
         return BitConverter.ToUInt64(checksum);
     }
 
-    private static ulong Checksum(byte[] header, SalesMatrix matrix) =>
-        System.IO.Hashing.XxHash3.HashToUInt64(header, unchecked((long)matrix.Checksum()));
+    private static ulong Checksum(byte[] header, byte[] days, SalesMatrix matrix) =>
+        System.IO.Hashing.XxHash3.HashToUInt64(header, unchecked((long)(matrix.Checksum() ^ System.IO.Hashing.XxHash3.HashToUInt64(days))));
 }

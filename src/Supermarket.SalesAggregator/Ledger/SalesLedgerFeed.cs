@@ -11,7 +11,8 @@ namespace Supermarket.SalesAggregator.Ledger;
 /// <summary>
 /// Keeps the matrix equal to what MySQL holds: starts from the last checkpoint (or from nothing), applies every
 /// sales ledger entry after it once, then follows the ledger as the writer appends to it, and saves a checkpoint now
-/// and then. The only thread that records into the matrix, so a checkpoint copy is never torn.
+/// and then. Each line is counted twice: into the all-time matrix and into its day (<see cref="SalesByDay"/>). The only
+/// thread that records into either, so a checkpoint copy is never torn.
 /// </summary>
 /// <remarks>
 /// Why this is exact: an entry is written in the same transaction as the purchases it holds and holds only those that
@@ -22,7 +23,7 @@ namespace Supermarket.SalesAggregator.Ledger;
 /// all, and no clock decides anything.
 /// </remarks>
 public sealed class SalesLedgerFeed(
-    SalesMatrix matrix, ISalesLedger ledger, SalesCheckpoint checkpoint, MatrixReadiness readiness, SalesMetrics metrics,
+    SalesMatrix matrix, SalesByDay days, ISalesLedger ledger, SalesCheckpoint checkpoint, MatrixReadiness readiness, SalesMetrics metrics,
     IOptions<AggregatorOptions> options, TimeProvider clock, ILogger<SalesLedgerFeed> logger) : BackgroundService
 {
     /// <summary>How long a stop waits for the loop to end: a cancelled ledger read ends in milliseconds, the page being
@@ -132,7 +133,7 @@ public sealed class SalesLedgerFeed(
         {
             var copy = NewCopy();
             matrix.CopyTo(copy);
-            SaveInBackground(copy, _position);
+            SaveInBackground(copy, SavedDays(), _position);
         }
 
         await _saving;
@@ -155,8 +156,10 @@ public sealed class SalesLedgerFeed(
         }
 
         var watch = Stopwatch.StartNew();
-        if (checkpoint.TryLoad(_identity.Id, matrix) is { } position)
+        if (checkpoint.TryLoad(_identity.Id, matrix, days) is { } loaded)
         {
+            var position = loaded.Position;
+            readiness.UndatedUnits = loaded.UndatedUnits;
             (_position, _checkpointed, _fromCheckpoint) = (position, position, true);
             logger.LogInformation("Loaded the checkpoint {Path} (ledger entries up to {Seq}) in {Elapsed} ms", checkpoint.FilePath, position.Seq, watch.ElapsedMilliseconds);
         }
@@ -192,6 +195,14 @@ public sealed class SalesLedgerFeed(
             }
 
             _lines.Clear();
+            if (SalesLedgerEntry.IsDating(entry.Sales))
+            {
+                DateEarlierSales(entry);
+                _position = LedgerPosition.Of(entry);
+                applied++;
+                continue;
+            }
+
             try
             {
                 SalesLedgerEntry.Decode(entry.Sales, _lines);
@@ -206,6 +217,12 @@ public sealed class SalesLedgerFeed(
             }
 
             var outside = matrix.RecordSales(CollectionsMarshal.AsSpan(_lines));
+            if (SalesLedgerEntry.IsUndated(entry.Sales))
+            {
+                readiness.UndatedUnits += UnitsHeld(_lines);
+            }
+
+            days.RecordSales(CollectionsMarshal.AsSpan(_lines));
             if (_copy is not null)
             {
                 matrix.RecordSalesCopied(_copy, CollectionsMarshal.AsSpan(_lines), _copied);
@@ -231,6 +248,42 @@ public sealed class SalesLedgerFeed(
         }
 
         return applied;
+    }
+
+    /// <summary>Counts into their days the sales a dating entry dates (they are in all time already), and takes them off
+    /// the units counted without a day: once the migration's dating entries are counted, none are left, and the ranges
+    /// are answered (docs/operations.md, "Dating old sales").</summary>
+    private void DateEarlierSales(LedgerEntry entry)
+    {
+        try
+        {
+            SalesLedgerEntry.DecodeDays(entry.Sales, _lines);
+        }
+        catch (Exception exception) when (exception is FormatException or OverflowException)
+        {
+            // Left out whole; the units it dates stay undated, so the ranges stay refused rather than short.
+            logger.LogError("Sales ledger entry {Seq}, which dates earlier sales, cannot be read and is left out whole: {Error}", entry.Seq, exception.Message);
+            _lines.Clear();
+            return;
+        }
+
+        days.RecordSales(CollectionsMarshal.AsSpan(_lines));
+        readiness.UndatedUnits -= UnitsHeld(_lines);
+    }
+
+    /// <summary>The units of the lines this shard counts.</summary>
+    private long UnitsHeld(List<SaleLine> lines)
+    {
+        var units = 0L;
+        foreach (var line in lines)
+        {
+            if (matrix.Items.Contains(line.ItemId) && (uint)(line.StoreId - 1) < (uint)matrix.MaxStores && line.Quantity > 0)
+            {
+                units += line.Quantity;
+            }
+        }
+
+        return units;
     }
 
     /// <summary>The lowest seq between the position and <paramref name="entry"/> that the ledger should hold; null when
@@ -262,6 +315,8 @@ public sealed class SalesLedgerFeed(
         readiness.Rebuilding();
         _copy = null;
         matrix.Clear();
+        days.Clear();
+        readiness.UndatedUnits = 0;
         (_position, _checkpointed, _fromCheckpoint, _entriesRead, _started) = (LedgerPosition.Start, null, false, 0, Stopwatch.GetTimestamp());
     }
 
@@ -302,12 +357,21 @@ public sealed class SalesLedgerFeed(
         _copied += count;
         if (_copied == matrix.Counters)
         {
-            SaveInBackground(_copy!, _position);
+            SaveInBackground(_copy!, SavedDays(), _position);
             _copy = null;
         }
     }
 
-    private void SaveInBackground(SalesMatrix whole, LedgerPosition position)
+    /// <summary>The days as of the position counted last, serialized on the recording thread: the days follow what
+    /// sold, far smaller than the matrix, so they are copied whole where the matrix is copied a part at a time.</summary>
+    private SavedSales SavedDays()
+    {
+        using var saved = new MemoryStream();
+        days.Save(saved);
+        return new SavedSales(saved.ToArray(), readiness.UndatedUnits);
+    }
+
+    private void SaveInBackground(SalesMatrix whole, SavedSales byDay, LedgerPosition position)
     {
         SalesMatrix? copy = whole;
         var ledgerId = _identity.Id;
@@ -316,7 +380,7 @@ public sealed class SalesLedgerFeed(
             var watch = Stopwatch.StartNew();
             try
             {
-                checkpoint.Save(ledgerId, copy!, position);
+                checkpoint.Save(ledgerId, copy!, byDay, position);
                 logger.LogInformation("Saved a checkpoint of the sales matrix (ledger entries up to {Seq}) in {Elapsed} ms", position.Seq, watch.ElapsedMilliseconds);
                 return position;
             }

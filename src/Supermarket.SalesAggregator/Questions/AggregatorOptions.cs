@@ -31,6 +31,11 @@ public sealed class AggregatorOptions
     [Required]
     public string CheckpointDirectory { get; set; } = "checkpoints";
 
+    /// <summary>How many days with sales the aggregator keeps for questions over a range of days (the purchases' own
+    /// dates): a new day pushes out the oldest, and a range may span at most this many days.</summary>
+    [Range(1, 3_660)]
+    public int DaysKept { get; set; } = 400;
+
     /// <summary>How often the matrix is saved: a restart reads the checkpoint, then at most this much of the ledger.</summary>
     [Range(typeof(TimeSpan), "00:00:01", "1.00:00:00")]
     public TimeSpan CheckpointInterval { get; set; } = TimeSpan.FromMinutes(1);

@@ -46,6 +46,17 @@ public sealed class MatrixReadiness
 
     public void CountedUpTo(long seq) => Volatile.Write(ref _countedThrough, seq);
 
+    /// <summary>Units counted from ledger entries of the format before entries carried their day, less those a dating
+    /// entry has dated since: while any are left, no range of days is counted exactly, and range questions are
+    /// refused. Set by the recording thread.</summary>
+    public long UndatedUnits
+    {
+        get => Volatile.Read(ref _undatedLines);
+        set => Volatile.Write(ref _undatedLines, value);
+    }
+
+    private long _undatedLines;
+
     /// <summary>How many reads of the ledger have begun: a read numbered above this began after this was read, and
     /// sees every entry stored before.</summary>
     public long ReadsBegun => Interlocked.Read(ref _readsBegun);

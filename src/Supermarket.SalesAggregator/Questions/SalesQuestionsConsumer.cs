@@ -6,9 +6,10 @@ using Supermarket.SalesCounting;
 
 namespace Supermarket.SalesAggregator.Questions;
 
-/// <summary>Answers the API's questions from the live matrix: of its shard's items, the API merging the shards'
-/// answers. Served from a queue of its own, so a question never waits behind a backlog of purchases.</summary>
-public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness readiness, SalesMetrics metrics, TimeProvider clock)
+/// <summary>Answers the API's questions from the live matrix (all time) or the days (a range of days): of its shard's
+/// items, the API merging the shards' answers. Served from a queue of its own, so a question never waits behind a
+/// backlog of purchases.</summary>
+public sealed class SalesQuestionsConsumer(SalesMatrix matrix, SalesByDay days, MatrixReadiness readiness, SalesMetrics metrics, TimeProvider clock)
     : IConsumer<TopItemsForStore>, IConsumer<TopStoresForItem>, IConsumer<SalesQuestions>
 {
     public Task Consume(ConsumeContext<TopItemsForStore> context)
@@ -193,7 +194,15 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
     private TopItemsAtStore TopItems(TopItemsForStore request, long countedThrough)
     {
         Span<RankedSales> best = stackalloc RankedSales[Math.Clamp(request.Count, 1, SalesMatrix.MaxRankedCount)];
-        var count = matrix.TopItemsAtStore(request.StoreId, best);
+        var count = request.From is null && request.To is null
+            ? matrix.TopItemsAtStore(request.StoreId, best)
+            : days.TopItemsAtStore(request.StoreId, request.From ?? DateOnly.MinValue, request.To ?? DateOnly.MaxValue, best);
+        // After the ranking: a day that fell out while it ranked has moved the first day answerable past it already.
+        if (Refusal(request.From, request.To) is { } refused)
+        {
+            return new TopItemsAtStore(request.StoreId, [], countedThrough, refused);
+        }
+
         var items = new ItemSales[count];
         for (var i = 0; i < count; i++)
         {
@@ -206,7 +215,14 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
     private TopStoresOfItem TopStores(TopStoresForItem request, long countedThrough)
     {
         Span<RankedSales> best = stackalloc RankedSales[Math.Clamp(request.Count, 1, SalesMatrix.MaxRankedCount)];
-        var count = matrix.TopStoresForItem(request.ItemId, best);
+        var count = request.From is null && request.To is null
+            ? matrix.TopStoresForItem(request.ItemId, best)
+            : days.TopStoresForItem(request.ItemId, request.From ?? DateOnly.MinValue, request.To ?? DateOnly.MaxValue, best);
+        if (Refusal(request.From, request.To) is { } refused)
+        {
+            return new TopStoresOfItem(request.ItemId, [], countedThrough, refused);
+        }
+
         var stores = new StoreSales[count];
         for (var i = 0; i < count; i++)
         {
@@ -214,5 +230,30 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, MatrixReadiness r
         }
 
         return new TopStoresOfItem(request.ItemId, stores, countedThrough);
+    }
+
+    /// <summary>Why a range of days cannot be counted exactly here; null for all time and for a range that can. A range
+    /// left open at its start begins at the first day kept, and so can always be counted.</summary>
+    private RangeRefused? Refusal(DateOnly? from, DateOnly? to)
+    {
+        if (from is null && to is null)
+        {
+            return null;
+        }
+
+        if (readiness.UndatedUnits != 0)
+        {
+            return new RangeRefused("from", $"The sales ledger holds {readiness.UndatedUnits} units sold that were stored before its entries carried their day; "
+                + "no range of days is counted exactly until they are dated (docs/operations.md, \"Dating old sales\"). All-time answers are exact.", Undated: true);
+        }
+
+        if (from is { } first && to is { } last && last.DayNumber - first.DayNumber + 1 > days.DaysKept)
+        {
+            return new RangeRefused("to", $"A range spans at most {days.DaysKept} days (Aggregator:DaysKept); {first:yyyyMMdd} to {last:yyyyMMdd} spans {last.DayNumber - first.DayNumber + 1}.");
+        }
+
+        return from < days.FirstDayAnswerable
+            ? new RangeRefused("from", $"The sales kept begin on {days.FirstDayAnswerable:yyyyMMdd}: a range can start on that day or later.")
+            : null;
     }
 }

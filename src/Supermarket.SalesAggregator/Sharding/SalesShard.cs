@@ -16,4 +16,7 @@ public sealed record SalesShard(int Number, int Count, ItemRange Items, int MaxI
     public long MatrixBytes => SalesMatrix.BytesFor(Items.Count, MaxStores);
 
     public SalesMatrix NewMatrix() => new(MaxItemId, MaxStores, Items);
+
+    /// <summary>The shard's sales of each day, for questions over a range of days.</summary>
+    public SalesByDay NewDays(int daysKept) => new(MaxStores, Items, daysKept);
 }

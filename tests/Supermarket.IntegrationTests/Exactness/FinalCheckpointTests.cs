@@ -74,7 +74,7 @@ public sealed class FinalCheckpointTests
 
             var ledgerId = (await aggregator.Services.GetRequiredService<ISalesLedger>().IdentityAsync(CancellationToken.None)).Id;
             var saved = aggregator.Services.GetRequiredService<SalesShard>().NewMatrix();
-            var position = aggregator.Services.GetRequiredService<SalesCheckpoint>().TryLoad(ledgerId, saved);
+            var position = aggregator.Services.GetRequiredService<SalesCheckpoint>().TryLoad(ledgerId, saved, aggregator.Services.GetRequiredService<SalesShard>().NewDays(400))?.Position;
             Assert.NotNull(position);
             var expected = await LedgerSumsThroughAsync(position.Value.Seq);
             foreach (var item in Items)
@@ -93,7 +93,7 @@ public sealed class FinalCheckpointTests
         await connection.OpenAsync();
         await using var transaction = await connection.BeginTransactionAsync();
         var items = $"[{string.Join(',', Items.Select(item => $"[{item},1]"))}]";
-        var sales = SalesLedgerEntry.Encode(Items.Select(item => new SaleLine(Store, item, 1)));
+        var sales = SalesLedgerEntry.Encode(Items.Select(item => new SaleLine(Store, item, 1, new DateOnly(2021, 3, 4))));
         const int perBatch = 100;
         for (var first = 0; first < entries; first += perBatch)
         {

@@ -130,7 +130,7 @@ public sealed class LedgerRestoreRaceTests(ITestOutputHelper output)
         await transaction.CommitAsync();
     }
 
-    private static readonly byte[] Sales = SalesLedgerEntry.Encode([new SaleLine(1, 1, 1)]);
+    private static readonly byte[] Sales = SalesLedgerEntry.Encode([new SaleLine(1, 1, 1, new DateOnly(2021, 3, 1))]);
 
     /// <summary>The entries from <paramref name="first"/> to <paramref name="last"/> as a restore of
     /// <paramref name="version"/> holds them: each stored at a time that names the restore and the seq.</summary>

@@ -85,7 +85,7 @@ public sealed class LedgerVisibilityTests(ITestOutputHelper output)
     /// <summary>One writer: transactions of one entry each (one unit), every tenth rolled back after taking its seq.</summary>
     private static async Task<(long Committed, long RolledBack)> WriteUntilAsync(int writer, Stopwatch started)
     {
-        var sales = SalesLedgerEntry.Encode([new SaleLine(Store, Item, 1)]);
+        var sales = SalesLedgerEntry.Encode([new SaleLine(Store, Item, 1, new DateOnly(2021, 3, 1))]);
         var (committed, rolledBack) = (0L, 0L);
         await using var connection = new MySqlConnection(TestSettings.ConnectionString(Database));
         await connection.OpenAsync();
@@ -124,7 +124,7 @@ public sealed class LedgerVisibilityTests(ITestOutputHelper output)
         var ledger = new CountingLedger(new SalesLedgerReader(database, options.Value.LedgerPageSize));
         var matrix = new SalesMatrix(Item, Store, new ItemRange(1, Item));
         var readiness = new MatrixReadiness();
-        var feed = new SalesLedgerFeed(matrix, ledger, new SalesCheckpoint(options, Options.Create(new SalesShardOptions()), NullLogger<SalesCheckpoint>.Instance), readiness,
+        var feed = new SalesLedgerFeed(matrix, new SalesByDay(Store, new ItemRange(1, Item), options.Value.DaysKept), ledger, new SalesCheckpoint(options, Options.Create(new SalesShardOptions()), NullLogger<SalesCheckpoint>.Instance), readiness,
             new SalesMetrics(meters, readiness), options, TimeProvider.System, NullLogger<SalesLedgerFeed>.Instance);
         return new RunningFeed(feed, matrix, ledger);
     }

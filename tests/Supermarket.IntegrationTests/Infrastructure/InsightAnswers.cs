@@ -6,15 +6,16 @@ namespace Supermarket.IntegrationTests.Infrastructure;
 /// <summary>Reads the insight endpoints' answers in the course's shapes.</summary>
 public static class InsightAnswers
 {
-    public static async Task<(int ItemId, long Units)[]> TopItemsAsync(HttpClient api, int store)
+    /// <summary>The top items at a store; <paramref name="query"/> (<c>?from=…&amp;to=…</c>) asks a range of days.</summary>
+    public static async Task<(int ItemId, long Units)[]> TopItemsAsync(HttpClient api, int store, string query = "")
     {
-        var stores = await GetAsync(api, $"/items/store/{store}");
+        var stores = await GetAsync(api, $"/items/store/{store}{query}");
         return [.. stores.EnumerateArray().Select(e => (e.GetProperty("itemID").GetInt32(), e.GetProperty("numberOfItems").GetInt64()))];
     }
 
-    public static async Task<(int StoreId, long Units)[]> TopStoresAsync(HttpClient api, int item, string path = "top10", TimeSpan? within = null)
+    public static async Task<(int StoreId, long Units)[]> TopStoresAsync(HttpClient api, int item, string path = "top10", TimeSpan? within = null, string query = "")
     {
-        var stores = await GetAsync(api, $"/items/{path}/{item}", within);
+        var stores = await GetAsync(api, $"/items/{path}/{item}{query}", within);
         return [.. stores.EnumerateArray().Select(e => (e.GetProperty("storeID").GetInt32(), e.GetProperty("numberOfItems").GetInt64()))];
     }
 

@@ -32,7 +32,7 @@ public sealed class LedgerTransaction : IAsyncDisposable
             "INSERT INTO purchases (id, store_id, customer_id, purchase_date, received_at, items) VALUES (@id, @store, 1, '2021-03-02', UTC_TIMESTAMP(6), @items)",
             new { id = PurchaseKeys.ToKey(Guid.CreateVersion7()), store, items = $"[[{item},{quantity}]]" }, transaction);
         var seq = await connection.ExecuteScalarAsync<ulong>($"{SalesLedgerAppend.Sql} SELECT LAST_INSERT_ID();",
-            new { purchases = 1, sales = SalesLedgerEntry.Encode([new SaleLine(store, item, quantity)]) }, transaction);
+            new { purchases = 1, sales = SalesLedgerEntry.Encode([new SaleLine(store, item, quantity, new DateOnly(2021, 3, 2))]) }, transaction);
         return new LedgerTransaction(connection, transaction, seq);
     }
 

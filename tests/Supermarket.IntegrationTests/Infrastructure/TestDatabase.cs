@@ -64,6 +64,31 @@ public static class TestDatabase
         return [.. rows.Select(r => (r.Item1, (long)r.Item2))];
     }
 
+    /// <summary>MySQL's top items at a store over the purchases dated <paramref name="from"/> to <paramref name="to"/>
+    /// (either null: open at that end).</summary>
+    public static async Task<(int ItemId, long Units)[]> TopItemsAsync(int store, DateOnly? from, DateOnly? to, int count = 10)
+    {
+        await using var connection = new MySqlConnection(TestSettings.OwnerConnectionString());
+        var rows = await connection.QueryAsync<(int, decimal)>(
+            $"SELECT i.item_id, SUM(i.quantity) AS units FROM {PurchaseLines} WHERE p.store_id = @store " +
+            "AND (@from IS NULL OR p.purchase_date >= @from) AND (@to IS NULL OR p.purchase_date <= @to) " +
+            "GROUP BY i.item_id ORDER BY units DESC, i.item_id LIMIT @count",
+            new { store, count, from = from?.ToDateTime(TimeOnly.MinValue), to = to?.ToDateTime(TimeOnly.MinValue) });
+        return [.. rows.Select(r => (r.Item1, (long)r.Item2))];
+    }
+
+    /// <summary>MySQL's top stores for an item over the purchases dated <paramref name="from"/> to <paramref name="to"/>.</summary>
+    public static async Task<(int StoreId, long Units)[]> TopStoresAsync(int item, DateOnly? from, DateOnly? to, int count = 5)
+    {
+        await using var connection = new MySqlConnection(TestSettings.OwnerConnectionString());
+        var rows = await connection.QueryAsync<(int, decimal)>(
+            $"SELECT p.store_id, SUM(i.quantity) AS units FROM {PurchaseLines} WHERE i.item_id = @item " +
+            "AND (@from IS NULL OR p.purchase_date >= @from) AND (@to IS NULL OR p.purchase_date <= @to) " +
+            "GROUP BY p.store_id ORDER BY units DESC, p.store_id LIMIT @count",
+            new { item, count, from = from?.ToDateTime(TimeOnly.MinValue), to = to?.ToDateTime(TimeOnly.MinValue) });
+        return [.. rows.Select(r => (r.Item1, (long)r.Item2))];
+    }
+
     public static async Task<long> CountAsync(string sql, object? parameters = null)
     {
         await using var connection = new MySqlConnection(TestSettings.OwnerConnectionString());

@@ -86,7 +86,7 @@ public sealed class SalesReplicaRebuildTests : IAsyncLifetime
         await using var connection = new MySqlConnection(TestSettings.ConnectionString());
         await connection.OpenAsync();
         await using var transaction = await connection.BeginTransactionAsync();
-        var sales = SalesLedgerEntry.Encode([new SaleLine(Store, BacklogItem, 1)]);
+        var sales = SalesLedgerEntry.Encode([new SaleLine(Store, BacklogItem, 1, new DateOnly(2021, 3, 5))]);
         const int perBatch = 200;
         for (var first = 0; first < Backlog; first += perBatch)
         {

@@ -21,8 +21,13 @@ public sealed class LedgerInMemory(int pageSize) : ISalesLedger
     /// <summary>Seqs at or below this may be missing for good: they were taken before the ledger was gapless.</summary>
     public long GaplessAfter { get; set; }
 
-    /// <summary>A transaction's entry: one purchase of these lines, stored <paramref name="storedAfter"/> the epoch.</summary>
-    public ulong Append(SaleLine[] lines, TimeSpan storedAfter = default) => Append(SalesLedgerEntry.Encode(lines), storedAfter);
+    /// <summary>A transaction's entry: one purchase of these lines, stored <paramref name="storedAfter"/> the epoch; a
+    /// line given no day is of <see cref="Day"/>, as a writer writes every line with one.</summary>
+    public ulong Append(SaleLine[] lines, TimeSpan storedAfter = default) =>
+        Append(SalesLedgerEntry.Encode(lines.Select(line => line.Day == default ? line with { Day = Day } : line)), storedAfter);
+
+    /// <summary>The day of the lines appended without one.</summary>
+    public static readonly DateOnly Day = new(2021, 1, 1);
 
     public ulong Append(byte[] sales, TimeSpan storedAfter = default)
     {

@@ -21,6 +21,9 @@ public sealed class SalesCheckpointTests : IDisposable
     private static readonly LedgerPosition Counted = new(20, new DateTime(2026, 11, 23, 20, 0, 0, 123));
 
     private static readonly Guid Ledger = Guid.CreateVersion7();
+
+    /// <summary>A checkpoint's days when no line had one.</summary>
+    private static readonly SavedSales NoDays = new(SavedDays(Days()), UndatedUnits: 0);
     private readonly string _directory = Path.Combine(Path.GetTempPath(), $"checkpoint-tests-{Guid.NewGuid():N}");
     private readonly SalesCheckpoint _checkpoint;
 
@@ -30,13 +33,30 @@ public sealed class SalesCheckpointTests : IDisposable
     public void What_is_saved_loads_back()
     {
         var saved = Sold();
-        _checkpoint.Save(Ledger, saved, Counted);
+        _checkpoint.Save(Ledger, saved, NoDays, Counted);
 
         var loaded = new SalesMatrix(50, 8, new ItemRange(1, 50));
 
-        Assert.Equal(Counted, _checkpoint.TryLoad(Ledger, loaded));
+        Assert.Equal(Counted, _checkpoint.TryLoad(Ledger, loaded, Days())?.Position);
         AssertSame(saved, loaded);
         Assert.Single(Directory.GetFiles(_directory));
+    }
+
+    [Fact]
+    public void The_days_and_the_lines_without_a_day_load_back_with_the_matrix()
+    {
+        var day = new DateOnly(2021, 4, 1);
+        var days = Days();
+        days.RecordSales([new SaleLine(3, 7, 5, day), new SaleLine(3, 9, 2, day.AddDays(1)), new SaleLine(4, 7, 1, day.AddDays(1))]);
+        _checkpoint.Save(Ledger, Sold(), new SavedSales(SavedDays(days), UndatedUnits: 12), Counted);
+
+        var loaded = Days();
+        var checkpoint = _checkpoint.TryLoad(Ledger, new SalesMatrix(50, 8, new ItemRange(1, 50)), loaded);
+
+        Assert.Equal(new LoadedCheckpoint(Counted, 12), checkpoint);
+        var best = new RankedSales[10];
+        Assert.Equal([new RankedSales(7, 5), new RankedSales(9, 2)], best[..loaded.TopItemsAtStore(3, day, day.AddDays(1), best)]);
+        Assert.Equal([new RankedSales(3, 2)], best[..loaded.TopStoresForItem(9, day, day.AddDays(5), best)]);
     }
 
     [Fact]
@@ -47,14 +67,14 @@ public sealed class SalesCheckpointTests : IDisposable
         var second = new SalesMatrix(50, 8, shards.ItemsOf(2, 50));
         first.RecordSales([new SaleLine(3, 7, 5)]);
         second.RecordSales([new SaleLine(3, 40, 9)]);
-        Checkpoint(shard: 1, shards: 2).Save(Ledger, first, Counted);
-        Checkpoint(shard: 2, shards: 2).Save(Ledger, second, Counted with { Seq = 21 });
+        Checkpoint(shard: 1, shards: 2).Save(Ledger, first, NoDays, Counted);
+        Checkpoint(shard: 2, shards: 2).Save(Ledger, second, NoDays, Counted with { Seq = 21 });
 
         var loaded = new SalesMatrix(50, 8, shards.ItemsOf(2, 50));
 
-        Assert.Equal(21, Checkpoint(shard: 2, shards: 2).TryLoad(Ledger, loaded)?.Seq);
+        Assert.Equal(21, Checkpoint(shard: 2, shards: 2).TryLoad(Ledger, loaded, Days())?.Position.Seq);
         Assert.Equal(9, loaded.UnitsSold(storeId: 3, itemId: 40));
-        Assert.Null(_checkpoint.TryLoad(Ledger, new SalesMatrix(50, 8, new ItemRange(1, 50))));
+        Assert.Null(_checkpoint.TryLoad(Ledger, new SalesMatrix(50, 8, new ItemRange(1, 50)), Days())?.Position);
         Assert.Equal(2, Directory.GetFiles(_directory).Length);
     }
 
@@ -67,18 +87,18 @@ public sealed class SalesCheckpointTests : IDisposable
         var checkpoint = Checkpoint(shard: 1, shards: 2);
         var saved = new SalesMatrix(50, 8, new ItemRange(1, 25));
         saved.RecordSales([new SaleLine(3, 7, 5)]);
-        checkpoint.Save(Ledger, saved, Counted);
+        checkpoint.Save(Ledger, saved, NoDays, Counted);
 
         var shifted = new SalesMatrix(50, 8, new ItemRange(26, 50));
 
-        Assert.Null(checkpoint.TryLoad(Ledger, shifted));
+        Assert.Null(checkpoint.TryLoad(Ledger, shifted, Days())?.Position);
         AssertSame(new SalesMatrix(50, 8, new ItemRange(26, 50)), shifted);
     }
 
     [Fact]
     public void A_checkpoint_cut_short_at_any_length_is_discarded_and_leaves_the_matrix_empty()
     {
-        _checkpoint.Save(Ledger, Sold(), Counted);
+        _checkpoint.Save(Ledger, Sold(), NoDays, Counted);
         var whole = File.ReadAllBytes(_checkpoint.FilePath);
 
         for (var length = 0; length < whole.Length; length++)
@@ -87,7 +107,7 @@ public sealed class SalesCheckpointTests : IDisposable
             var loaded = new SalesMatrix(50, 8, new ItemRange(1, 50));
             loaded.RecordSales([new SaleLine(1, 1, 1)]);
 
-            Assert.Null(_checkpoint.TryLoad(Ledger, loaded));
+            Assert.Null(_checkpoint.TryLoad(Ledger, loaded, Days())?.Position);
             AssertSame(new SalesMatrix(50, 8, new ItemRange(1, 50)), loaded);
         }
     }
@@ -99,7 +119,7 @@ public sealed class SalesCheckpointTests : IDisposable
     public void A_checkpoint_with_any_byte_changed_loads_whole_or_is_discarded(byte flip)
     {
         var saved = Sold();
-        _checkpoint.Save(Ledger, saved, Counted);
+        _checkpoint.Save(Ledger, saved, NoDays, Counted);
         var whole = File.ReadAllBytes(_checkpoint.FilePath);
 
         for (var at = 0; at < whole.Length; at++)
@@ -109,7 +129,7 @@ public sealed class SalesCheckpointTests : IDisposable
             File.WriteAllBytes(_checkpoint.FilePath, damaged);
             var loaded = new SalesMatrix(50, 8, new ItemRange(1, 50));
 
-            if (_checkpoint.TryLoad(Ledger, loaded) is { } position)
+            if (_checkpoint.TryLoad(Ledger, loaded, Days())?.Position is { } position)
             {
                 Assert.Equal(Counted, position);
                 AssertSame(saved, loaded);
@@ -127,19 +147,20 @@ public sealed class SalesCheckpointTests : IDisposable
     [InlineData(2)]
     [InlineData(3)]
     [InlineData(4)]
-    [InlineData(6)]
+    [InlineData(5)]
+    [InlineData(7)]
     [InlineData(int.MaxValue)]
     [InlineData(-1)]
     public void A_checkpoint_of_another_version_is_discarded(int version)
     {
-        _checkpoint.Save(Ledger, Sold(), Counted);
+        _checkpoint.Save(Ledger, Sold(), NoDays, Counted);
         using (var file = File.OpenWrite(_checkpoint.FilePath))
         {
             file.Position = VersionOffset;
             file.Write(BitConverter.GetBytes(version));
         }
 
-        Assert.Null(_checkpoint.TryLoad(Ledger, new SalesMatrix(50, 8, new ItemRange(1, 50))));
+        Assert.Null(_checkpoint.TryLoad(Ledger, new SalesMatrix(50, 8, new ItemRange(1, 50)), Days())?.Position);
     }
 
     [Fact]
@@ -153,7 +174,7 @@ public sealed class SalesCheckpointTests : IDisposable
             Directory.CreateDirectory(_directory);
             File.WriteAllBytes(_checkpoint.FilePath, bytes);
 
-            Assert.Null(_checkpoint.TryLoad(Ledger, new SalesMatrix(50, 8, new ItemRange(1, 50))));
+            Assert.Null(_checkpoint.TryLoad(Ledger, new SalesMatrix(50, 8, new ItemRange(1, 50)), Days())?.Position);
         }
     }
 
@@ -167,10 +188,10 @@ public sealed class SalesCheckpointTests : IDisposable
         saved.RecordSales([.. Enumerable.Range(0, 100_000).Select(_ => new SaleLine(random.Next(1, 257), random.Next(1, 2_001), random.Next(1, 1_000)))]);
 
         Parallel.For(0, 40, new ParallelOptions { MaxDegreeOfParallelism = 4 }, i =>
-            (i % 2 == 0 ? first : second).Save(Ledger, saved, Counted));
+            (i % 2 == 0 ? first : second).Save(Ledger, saved, NoDays, Counted));
 
         var loaded = new SalesMatrix(2_000, 256, new ItemRange(1, 2_000));
-        Assert.Equal(Counted, _checkpoint.TryLoad(Ledger, loaded));
+        Assert.Equal(Counted, _checkpoint.TryLoad(Ledger, loaded, Days())?.Position);
         AssertSame(saved, loaded);
         Assert.Single(Directory.GetFiles(_directory));
     }
@@ -203,5 +224,14 @@ public sealed class SalesCheckpointTests : IDisposable
         using var file = new MemoryStream();
         matrix.Save(file);
         return file.ToArray();
+    }
+
+    private static SalesByDay Days() => new(8, new ItemRange(1, 50), daysKept: 30);
+
+    private static byte[] SavedDays(SalesByDay days)
+    {
+        using var saved = new MemoryStream();
+        days.Save(saved);
+        return saved.ToArray();
     }
 }

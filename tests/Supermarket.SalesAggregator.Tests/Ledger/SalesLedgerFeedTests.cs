@@ -49,6 +49,32 @@ public sealed class SalesLedgerFeedTests : IAsyncDisposable
     }
 
     [Fact]
+    public async Task Sales_stored_before_entries_carried_their_day_are_counted_into_days_once_a_dating_entry_dates_them()
+    {
+        // Format 0: store 1 item 10 quantity 3, store 2 item 11 quantity 4, as a writer of the release before wrote them.
+        _ledger.Append([0x01, 0x0A, 0x03, 0x02, 0x0B, 0x04]);
+        var feed = Feed();
+        await feed.StartAsync();
+        await feed.Readiness.Ready.WaitAsync(Patience);
+        Assert.Equal(7, feed.Readiness.UndatedUnits);
+        Assert.Equal(3, feed.Matrix.UnitsSold(1, 10));
+
+        var day = new DateOnly(2020, 5, 1);
+        _ledger.Append(SalesLedgerEntry.EncodeDating([new SaleLine(1, 10, 3, day), new SaleLine(2, 11, 4, day.AddDays(1))]));
+        _ledger.Append([new SaleLine(1, 10, 1, day.AddDays(1))]);
+        await Until(() => feed.Readiness.CountedThrough == 3);
+
+        // Dated, not sold again: all time holds each unit once, and each day its own.
+        Assert.Equal(0, feed.Readiness.UndatedUnits);
+        Assert.Equal(4, feed.Matrix.UnitsSold(1, 10));
+        var best = new RankedSales[5];
+        Assert.Equal([new RankedSales(1, 3)], best[..feed.Days.TopStoresForItem(10, day, day, best)]);
+        Assert.Equal([new RankedSales(2, 4)], best[..feed.Days.TopStoresForItem(11, day, day.AddDays(1), best)]);
+        Assert.Equal([new RankedSales(1, 1)], best[..feed.Days.TopStoresForItem(10, day.AddDays(1), day.AddDays(1), best)]);
+        await feed.StopAsync();
+    }
+
+    [Fact]
     public async Task A_question_ends_the_pause_between_reads_and_the_read_it_wanted_counts_what_was_stored_before_it()
     {
         _ledger.Append([new SaleLine(1, 10, 2)]);
@@ -90,7 +116,7 @@ public sealed class SalesLedgerFeedTests : IAsyncDisposable
             entries.Add(lines);
             _ledger.Append(lines);
             await Task.Delay(TimeSpan.FromMilliseconds(1), patience.Token);
-            saved = File.Exists(checkpoint.FilePath) ? checkpoint.TryLoad(_ledger.Id, loaded) : null;
+            saved = File.Exists(checkpoint.FilePath) ? checkpoint.TryLoad(_ledger.Id, loaded, new SalesByDay(8, new ItemRange(1, maxItemId), 400))?.Position : null;
         }
 
         var position = saved.Value;
@@ -294,9 +320,10 @@ public sealed class SalesLedgerFeedTests : IAsyncDisposable
         });
         var matrix = new SalesMatrix(maxItemId, 8, new ItemRange(1, maxItemId));
         var readiness = new MatrixReadiness();
-        var feed = new SalesLedgerFeed(matrix, _ledger, new SalesCheckpoint(options, Options.Create(new SalesShardOptions()), NullLogger<SalesCheckpoint>.Instance), readiness,
+        var days = new SalesByDay(8, new ItemRange(1, maxItemId), options.Value.DaysKept);
+        var feed = new SalesLedgerFeed(matrix, days, _ledger, new SalesCheckpoint(options, Options.Create(new SalesShardOptions()), NullLogger<SalesCheckpoint>.Instance), readiness,
             new SalesMetrics(_meters.GetRequiredService<IMeterFactory>(), readiness), options, TimeProvider.System, NullLogger<SalesLedgerFeed>.Instance);
-        return new RunningFeed(feed, matrix, readiness, options);
+        return new RunningFeed(feed, matrix, readiness, options, days);
     }
 
     private static async Task Until(Func<bool> condition)
@@ -317,7 +344,7 @@ public sealed class SalesLedgerFeedTests : IAsyncDisposable
         }
     }
 
-    private sealed record RunningFeed(SalesLedgerFeed Feed, SalesMatrix Matrix, MatrixReadiness Readiness, IOptions<AggregatorOptions> Options)
+    private sealed record RunningFeed(SalesLedgerFeed Feed, SalesMatrix Matrix, MatrixReadiness Readiness, IOptions<AggregatorOptions> Options, SalesByDay Days)
     {
         public Task StartAsync() => Feed.StartAsync(CancellationToken.None);
 

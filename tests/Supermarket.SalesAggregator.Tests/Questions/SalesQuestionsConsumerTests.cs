@@ -18,6 +18,7 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
 {
     private static readonly SalesShard Shard = new(Number: 2, Count: 2, Items: new ItemRange(26, 50), MaxItemId: 50, MaxStores: 8);
     private readonly SalesMatrix _matrix = Shard.NewMatrix();
+    private readonly SalesByDay _days = Shard.NewDays(daysKept: 3);
     private readonly MatrixReadiness _readiness = new();
     private readonly CancellationTokenSource _stop = new();
     private readonly ClockAhead _clock = new();
@@ -35,6 +36,7 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
         _services = new ServiceCollection()
             .AddMetrics()
             .AddSingleton(_matrix)
+            .AddSingleton(_days)
             .AddSingleton(_readiness)
             .AddSingleton(Shard)
             .AddSingleton<SalesMetrics>()
@@ -69,6 +71,35 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
         Assert.Equal([new ItemSales(29, 8), new ItemSales(27, 5)], answer.Message.Items);
         Assert.Equal(42, answer.Message.CountedThrough);
     }
+
+    [Fact]
+    public async Task A_range_of_days_is_ranked_from_its_days_and_one_it_cannot_count_exactly_is_refused()
+    {
+        var day = new DateOnly(2021, 4, 1);
+        SaleLine[] lines = [new(3, 27, 5, day), new(3, 29, 1, day.AddDays(1)), new(4, 29, 9, day.AddDays(1)), new(3, 27, 1, day.AddDays(2))];
+        _matrix.RecordSales(lines);
+        _days.RecordSales(lines);
+        _readiness.Complete(fromCheckpoint: false, entriesRead: 1);
+        FollowTheLedger();
+
+        Assert.Equal([new ItemSales(27, 1), new ItemSales(29, 1)], (await TopItemsAsync(3, day.AddDays(1), null)).Items);
+        Assert.Equal([new StoreSales(4, 9), new StoreSales(3, 1)], (await Ask<TopStoresForItem>().GetResponse<TopStoresOfItem>(new TopStoresForItem(29, 5, null, day.AddDays(1)))).Message.Stores);
+        Assert.Equal([new ItemSales(27, 6), new ItemSales(29, 1)], (await TopItemsAsync(3, null, null)).Items);
+        Assert.Equal("to", (await TopItemsAsync(3, day, day.AddDays(3))).Refused?.Parameter);
+
+        // A fourth day with sales pushes out the first: a range that reaches it would miss its sales.
+        _days.RecordSales([new SaleLine(3, 30, 1, day.AddDays(9))]);
+        Assert.Equal(new RangeRefused("from", "The sales kept begin on 20210402: a range can start on that day or later."), (await TopItemsAsync(3, day, day.AddDays(1))).Refused);
+        Assert.Null((await TopItemsAsync(3, null, day.AddDays(9))).Refused);
+
+        // Lines counted without a day: no range is exact any more, all time still is.
+        _readiness.UndatedUnits = 2;
+        Assert.True((await TopItemsAsync(3, day.AddDays(1), null)).Refused?.Undated);
+        Assert.Null((await TopItemsAsync(3, null, null)).Refused);
+    }
+
+    private async Task<TopItemsAtStore> TopItemsAsync(int store, DateOnly? from, DateOnly? to) =>
+        (await Ask<TopItemsForStore>().GetResponse<TopItemsAtStore>(new TopItemsForStore(store, 10, from, to))).Message;
 
     [Fact]
     public async Task The_top_stores_for_an_item_come_from_the_matrix()

@@ -1,0 +1,57 @@
+using System.ComponentModel;
+using System.Globalization;
+using Microsoft.AspNetCore.Mvc;
+using Supermarket.Api.Problems;
+
+namespace Supermarket.Api.Insights;
+
+/// <summary>The days a sales question counts, from its query (<c>[AsParameters]</c>): the purchases dated
+/// <see cref="From"/> to <see cref="To"/>, both inclusive; either left out, from the first day kept or to the last
+/// day with a sale; both left out, all time, as the course's API has it.</summary>
+public sealed record SalesDays(
+    [property: FromQuery(Name = "from"), Description("The range's first day, as yyyyMMdd (the purchases' own dates); left out: from the first day kept.")] string? From,
+    [property: FromQuery(Name = "to"), Description("The range's last day, as yyyyMMdd, inclusive; left out: to the last day with a sale.")] string? To,
+    HttpRequest Request)
+{
+    /// <summary>The range asked, or the parameter that is wrong and why; both days null for all time.</summary>
+    public InputError? Parse(out DateOnly? from, out DateOnly? to)
+    {
+        to = null;
+        return ParseDay("from", From, out from)
+            ?? ParseDay("to", To, out to)
+            ?? (from > to ? new InputError("from", $"must not be after to ({to:yyyyMMdd}).") : null);
+    }
+
+    private InputError? ParseDay(string parameter, string? text, out DateOnly? day)
+    {
+        day = null;
+        if (Request.Query[parameter].Count > 1)
+        {
+            return new InputError(parameter, "is given more than once; give it once.");
+        }
+
+        if (text is null)
+        {
+            return null;
+        }
+
+        if (text.Length != 8 || !text.All(char.IsAsciiDigit))
+        {
+            return new InputError(parameter, "must have 8 digits, as yyyyMMdd.");
+        }
+
+        if (!DateOnly.TryParseExact(text, "yyyyMMdd", CultureInfo.InvariantCulture, DateTimeStyles.None, out var parsed))
+        {
+            return new InputError(parameter, "must be a real calendar date, as yyyyMMdd.");
+        }
+
+        day = parsed;
+        return null;
+    }
+}
+
+/// <summary>A sales shard would not rank the range asked (<see cref="Contracts.Sales.RangeRefused"/>).</summary>
+public sealed class SalesRangeRefused(Contracts.Sales.RangeRefused refused) : Exception(refused.Reason)
+{
+    public Contracts.Sales.RangeRefused Refused { get; } = refused;
+}

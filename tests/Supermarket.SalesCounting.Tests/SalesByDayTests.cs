@@ -1,0 +1,324 @@
+using Supermarket.Contracts.Catalog;
+using Supermarket.Contracts.Ledger;
+
+namespace Supermarket.SalesCounting.Tests;
+
+public sealed class SalesByDayTests
+{
+    private static readonly DateOnly Day0 = new(2026, 1, 1);
+
+    private static DateOnly Day(int offset) => Day0.AddDays(offset);
+
+    /// <summary>Random lines over random days (in random order, so days arrive late and far ahead and fall out), of a
+    /// shard's items, small quantities (many ties): every ranking over random ranges equals a brute-force sum of the
+    /// days a straightforward model keeps.</summary>
+    [Theory]
+    [InlineData(1, 1_000)]
+    [InlineData(2, 12)]
+    [InlineData(3, 5)]
+    [InlineData(4, 1)]
+    public void Rankings_over_any_range_equal_a_brute_force_sum_of_the_days_kept(int seed, int daysKept)
+    {
+        const int stores = 23, catalog = 1_200;
+        var items = new ItemRange(401, 1_000);
+        var sales = new SalesByDay(stores, items, daysKept);
+        var model = new KeptDaysModel(daysKept);
+        var random = new Random(seed);
+        for (var batch = 0; batch < 300; batch++)
+        {
+            var lines = Enumerable.Range(0, random.Next(1, 60)).Select(_ => new SaleLine(
+                random.Next(1, stores + 1), random.Next(1, catalog + 1), random.Next(0, 3), Day(random.Next(0, 40)))).ToArray();
+            Assert.Equal(lines.Sum(model.Record(items)), sales.RecordSales(lines));
+        }
+
+        Assert.Equal(model.FirstDayAnswerable, sales.FirstDayAnswerable);
+        Assert.Equal(model.Kept.Min(), sales.FirstDayKept);
+        Assert.Equal(model.Kept.Max(), sales.LastDayKept);
+        for (var question = 0; question < 400; question++)
+        {
+            var from = Day(random.Next(-3, 43));
+            var to = from.AddDays(random.Next(0, 20));
+            var k = new[] { 1, 5, 10, 100 }[random.Next(4)];
+            var best = new RankedSales[k];
+            var store = random.Next(1, stores + 1);
+            Assert.Equal(
+                model.Rank(Enumerable.Range(items.First, items.Count), item => model.Units(store, item, from, to), k),
+                best[..sales.TopItemsAtStore(store, from, to, best)]);
+            var itemId = random.Next(items.First, items.Last + 1);
+            Assert.Equal(
+                model.Rank(Enumerable.Range(1, stores), s => model.Units(s, itemId, from, to), k),
+                best[..sales.TopStoresForItem(itemId, from, to, best)]);
+        }
+    }
+
+    [Fact]
+    public void Ties_go_to_the_lower_id_whatever_order_the_items_sold_in()
+    {
+        var sales = new SalesByDay(9, new ItemRange(1, 1_000), 10);
+        // Sold highest id first, over two days, so neither a table's order nor arrival order gives the answer.
+        sales.RecordSales([new(9, 900, 2, Day(1)), new(5, 900, 2, Day(1)), new(9, 300, 1, Day(1)), new(9, 300, 1, Day(2)), new(9, 7, 2, Day(2))]);
+        sales.RecordSales([new(1, 900, 1, Day(1)), new(1, 900, 1, Day(2))]);
+        var best = new RankedSales[2];
+
+        Assert.Equal([new RankedSales(7, 2), new RankedSales(300, 2)], best[..sales.TopItemsAtStore(9, Day(1), Day(2), best)]);
+        Assert.Equal([new RankedSales(1, 2), new RankedSales(5, 2)], best[..sales.TopStoresForItem(900, Day(1), Day(2), best)]);
+        Assert.Equal([new RankedSales(5, 2), new RankedSales(9, 2)], best[..sales.TopStoresForItem(900, Day(1), Day(1), best)]);
+        Assert.Equal([new RankedSales(900, 2), new RankedSales(300, 1)], best[..sales.TopItemsAtStore(9, Day(1), Day(1), best)]);
+    }
+
+    /// <summary>Days kept are days with sales: a day far ahead pushes out only the oldest; a line older than every day
+    /// kept while the days are full is left out; the first day answerable follows what was dropped.</summary>
+    [Fact]
+    public void Days_with_sales_fall_out_oldest_first_and_older_lines_are_left_out()
+    {
+        var sales = new SalesByDay(4, new ItemRange(1, 100), daysKept: 3);
+        var best = new RankedSales[10];
+        Assert.Null(sales.FirstDayKept);
+        Assert.Equal(0, sales.TopItemsAtStore(1, Day(0), Day(500), best));
+
+        // Lines that sell nothing here make no day: another shard's item, no units, undated.
+        Assert.Equal(1, sales.RecordSales([new(1, 101, 5, Day(-9)), new(1, 5, 0, Day(-8)), new(1, 5, 4)]));
+        Assert.Null(sales.FirstDayKept);
+
+        Assert.Equal(0, sales.RecordSales([new(1, 5, 1, Day(10)), new(1, 5, 1, Day(2)), new(1, 5, 1, Day(20)), new(1, 5, 1, Day(10))]));
+        Assert.Equal((Day(2), Day(20), DateOnly.MinValue), (sales.FirstDayKept, sales.LastDayKept, sales.FirstDayAnswerable));
+        // Nothing fell out yet: a range reaching before the first day kept is exact.
+        Assert.Equal([new RankedSales(5, 4)], best[..sales.TopItemsAtStore(1, Day(-100), Day(100), best)]);
+
+        Assert.Equal(0, sales.RecordSales([new(1, 5, 7, Day(400))]));
+        Assert.Equal((Day(10), Day(400), Day(3)), (sales.FirstDayKept, sales.LastDayKept, sales.FirstDayAnswerable));
+        Assert.Equal([new RankedSales(5, 10)], best[..sales.TopItemsAtStore(1, Day(3), Day(400), best)]);
+
+        // Older than every day kept: left out, and nothing before it can be answered any more.
+        Assert.Equal(1, sales.RecordSales([new(1, 5, 1, Day(5)), new(2, 5, 1, Day(10))]));
+        Assert.Equal((Day(10), Day(6)), (sales.FirstDayKept, sales.FirstDayAnswerable));
+        // Between the days kept: a new day, later than the oldest, which falls out.
+        Assert.Equal(0, sales.RecordSales([new(1, 5, 1, Day(11))]));
+        Assert.Equal((Day(11), Day(11)), (sales.FirstDayKept, sales.FirstDayAnswerable));
+        Assert.Equal([new RankedSales(1, 9)], best[..sales.TopStoresForItem(5, Day(11), Day(400), best)]);
+    }
+
+    [Fact]
+    public void Lines_outside_the_catalog_and_negative_ones_are_left_out_and_counted_not_thrown()
+    {
+        var sales = new SalesByDay(3, new ItemRange(11, 20), 5);
+        var leftOut = sales.RecordSales(
+            [new(1, 15, 2, Day(1)), new(4, 15, 1, Day(1)), new(0, 15, 1, Day(1)), new(1, 0, 1, Day(1)), new(1, 15, -1, Day(1)),
+             new(1, 5, -1, Day(1)), new(1, 5, 1, Day(1)), new(1, 25, 1, Day(1)), new(1, 15, 1), new(1, 15, 3, Day(1))]);
+        var best = new RankedSales[10];
+
+        Assert.Equal(6, leftOut);
+        Assert.Equal([new RankedSales(15, 5)], best[..sales.TopItemsAtStore(1, Day(1), Day(1), best)]);
+    }
+
+    [Fact]
+    public void A_days_count_goes_past_the_32_bit_range_and_ranks_by_the_true_total()
+    {
+        var sales = new SalesByDay(3, new ItemRange(1, 50), 5);
+        for (var i = 0; i < 2_200; i++)
+        {
+            sales.RecordSales([new(2, 7, 1_000_000, Day(1)), new(2, i % 40 + 10, 1, Day(1))]);
+        }
+
+        sales.RecordSales([new(2, 8, 5_000_000_000, Day(1)), new(2, 9, 3, Day(2))]);
+        var best = new RankedSales[3];
+
+        Assert.Equal([new RankedSales(8, 5_000_000_000), new RankedSales(7, 2_200_000_000), new RankedSales(10, 55)], best[..sales.TopItemsAtStore(2, Day(1), Day(1), best)]);
+        Assert.Equal([new RankedSales(8, 5_000_000_000), new RankedSales(7, 2_200_000_000), new RankedSales(10, 55)], best[..sales.TopItemsAtStore(2, Day(0), Day(2), best)]);
+        Assert.Equal([new RankedSales(2, 2_200_000_000)], best[..sales.TopStoresForItem(7, Day(1), Day(2), best)]);
+    }
+
+    [Fact]
+    public void Questions_out_of_range_are_refused()
+    {
+        var sales = new SalesByDay(4, new ItemRange(1, 100), 5);
+        var best = new RankedSales[10];
+
+        Assert.Throws<ArgumentOutOfRangeException>(() => sales.TopItemsAtStore(0, Day(1), Day(1), best));
+        Assert.Throws<ArgumentOutOfRangeException>(() => sales.TopItemsAtStore(5, Day(1), Day(1), best));
+        Assert.Throws<ArgumentOutOfRangeException>(() => sales.TopStoresForItem(101, Day(1), Day(1), best));
+        Assert.Throws<ArgumentOutOfRangeException>(() => sales.TopItemsAtStore(1, Day(2), Day(1), best));
+        Assert.Throws<ArgumentOutOfRangeException>(() => sales.TopItemsAtStore(1, Day(1), Day(1), new RankedSales[101]));
+    }
+
+    /// <summary>What is saved is loaded back: the same rankings, days, first day answerable and checksum; one more
+    /// line changes the checksum, a damaged file is refused and leaves the content as it was.</summary>
+    [Fact]
+    public void Save_and_load_round_trip_with_the_same_checksum()
+    {
+        var sales = new SalesByDay(17, new ItemRange(1, 300), 6);
+        var random = new Random(7);
+        for (var i = 0; i < 5_000; i++)
+        {
+            sales.RecordSales([new(random.Next(1, 18), random.Next(1, 301), random.Next(1, 4) == 3 ? 3_000_000_000 : random.Next(1, 5), Day(random.Next(0, 9)))]);
+        }
+
+        var saved = new MemoryStream();
+        sales.Save(saved);
+        var loaded = new SalesByDay(17, new ItemRange(1, 300), 6);
+        loaded.RecordSales([new(1, 1, 1, Day(-50))]);
+        loaded.Load(new MemoryStream(saved.ToArray()));
+
+        Assert.Equal(sales.Checksum(), loaded.Checksum());
+        Assert.Equal((sales.FirstDayKept, sales.LastDayKept, sales.FirstDayAnswerable), (loaded.FirstDayKept, loaded.LastDayKept, loaded.FirstDayAnswerable));
+        Assert.NotEqual(DateOnly.MinValue, loaded.FirstDayAnswerable);
+        var (expected, actual) = (new RankedSales[100], new RankedSales[100]);
+        for (var from = -1; from < 10; from++)
+        {
+            for (var to = from; to < 10; to++)
+            {
+                for (var store = 1; store <= 17; store++)
+                {
+                    Assert.Equal(expected[..sales.TopItemsAtStore(store, Day(from), Day(to), expected)], actual[..loaded.TopItemsAtStore(store, Day(from), Day(to), actual)]);
+                }
+
+                Assert.Equal(expected[..sales.TopStoresForItem(42, Day(from), Day(to), expected)], actual[..loaded.TopStoresForItem(42, Day(from), Day(to), actual)]);
+            }
+        }
+
+        loaded.RecordSales([new(1, 1, 1, Day(8))]);
+        Assert.NotEqual(sales.Checksum(), loaded.Checksum());
+
+        var damaged = saved.ToArray();
+        damaged[damaged.Length / 2] ^= 0x5A;
+        var before = loaded.Checksum();
+        Assert.ThrowsAny<Exception>(() => loaded.Load(new MemoryStream(damaged)));
+        Assert.Equal(before, loaded.Checksum());
+        Assert.Throws<InvalidDataException>(() => new SalesByDay(18, new ItemRange(1, 300), 6).Load(new MemoryStream(saved.ToArray())));
+
+        loaded.Clear();
+        Assert.Equal((null, DateOnly.MinValue, 0L), (loaded.FirstDayKept, loaded.FirstDayAnswerable, loaded.Bytes));
+    }
+
+    /// <summary>One thread records while two others rank: a ranking sees at least every line recorded before it
+    /// began, never less than a ranking before it of the same range, and the last equals the full sum. The recording
+    /// waits for each ranking thread to finish another ranking every 5,000 lines, so they do overlap.</summary>
+    [Fact]
+    public async Task Rankings_beside_recording_see_every_line_recorded_before_them_and_never_go_down()
+    {
+        const int stores = 4, itemCount = 60, readers = 2;
+        var sales = new SalesByDay(stores, new ItemRange(1, itemCount), 10);
+        var random = new Random(11);
+        var lines = Enumerable.Range(0, 200_000).Select(_ =>
+            new SaleLine(random.Next(1, stores + 1), random.Next(1, itemCount + 1), random.Next(1, 3), Day(random.Next(0, 8)))).ToArray();
+        var (from, to) = (Day(2), Day(5));
+        // The units of store 1 and of item 1 in the range, of the first i lines.
+        var (storeOneBefore, itemOneBefore) = (new long[lines.Length + 1], new long[lines.Length + 1]);
+        for (var i = 0; i < lines.Length; i++)
+        {
+            var inRange = lines[i].Day >= from && lines[i].Day <= to ? lines[i].Quantity : 0;
+            storeOneBefore[i + 1] = storeOneBefore[i] + (lines[i].StoreId == 1 ? inRange : 0);
+            itemOneBefore[i + 1] = itemOneBefore[i] + (lines[i].ItemId == 1 ? inRange : 0);
+        }
+
+        var recorded = 0;
+        var done = false;
+        var rounds = new int[readers];
+        var recording = Task.Run(() =>
+        {
+            for (var i = 0; i < lines.Length; i++)
+            {
+                if (i % 5_000 == 0)
+                {
+                    var seen = Enumerable.Range(0, readers).Select(r => Volatile.Read(ref rounds[r])).ToArray();
+                    SpinWait.SpinUntil(() => Enumerable.Range(0, readers).All(r => Volatile.Read(ref rounds[r]) > seen[r]), TimeSpan.FromSeconds(5));
+                }
+
+                sales.RecordSales(lines.AsSpan(i, 1));
+                Volatile.Write(ref recorded, i + 1);
+            }
+
+            Volatile.Write(ref done, true);
+        });
+        var rankings = Enumerable.Range(0, readers).Select(reader => Task.Run(() =>
+        {
+            var (previousItems, previousStores) = (new long[itemCount + 1], new long[stores + 1]);
+            var best = new RankedSales[100];
+            while (!Volatile.Read(ref done))
+            {
+                var before = Volatile.Read(ref recorded);
+                var items = best[..sales.TopItemsAtStore(1, from, to, best)].ToArray();
+                Assert.True(items.Sum(r => r.Units) >= storeOneBefore[before], $"store 1: {items.Sum(r => r.Units)} units of {storeOneBefore[before]} recorded before");
+                AssertNeverLower(items, previousItems);
+
+                before = Volatile.Read(ref recorded);
+                var itemStores = best[..sales.TopStoresForItem(1, from, to, best)].ToArray();
+                Assert.True(itemStores.Sum(r => r.Units) >= itemOneBefore[before], $"item 1: {itemStores.Sum(r => r.Units)} units of {itemOneBefore[before]} recorded before");
+                AssertNeverLower(itemStores, previousStores);
+                Interlocked.Increment(ref rounds[reader]);
+            }
+        })).ToArray();
+
+        await Task.WhenAll([recording, .. rankings]).WaitAsync(TimeSpan.FromSeconds(120), TestContext.Current.CancellationToken);
+        Assert.All(rounds, r => Assert.True(r >= lines.Length / 5_000, $"{r} rankings"));
+        var all = new RankedSales[100];
+        Assert.Equal(storeOneBefore[^1], all[..sales.TopItemsAtStore(1, from, to, all)].Sum(r => r.Units));
+        Assert.Equal(itemOneBefore[^1], all[..sales.TopStoresForItem(1, from, to, all)].Sum(r => r.Units));
+
+        static void AssertNeverLower(RankedSales[] ranking, long[] previous)
+        {
+            foreach (var (id, units) in ranking)
+            {
+                Assert.True(units >= previous[id], $"{id} ranked {units} units after {previous[id]}");
+                previous[id] = units;
+            }
+        }
+    }
+
+    /// <summary>The days kept, as the rule reads (days with sales; a new day pushes out the oldest if later, is left
+    /// out if older, while the days are full), with every line's units in a plain dictionary.</summary>
+    private sealed class KeptDaysModel(int daysKept)
+    {
+        private readonly Dictionary<(DateOnly Day, int Store, int Item), long> _units = [];
+        private DateOnly? _lastDropped;
+
+        public SortedSet<DateOnly> Kept { get; } = [];
+
+        public DateOnly FirstDayAnswerable => _lastDropped?.AddDays(1) ?? DateOnly.MinValue;
+
+        /// <summary>Records a line; returns 1 if it is left out.</summary>
+        public Func<SaleLine, int> Record(ItemRange items) => line =>
+        {
+            if (line.StoreId is < 1 || line.ItemId < 1 || line.Quantity < 0)
+            {
+                return 1;
+            }
+
+            if (!items.Contains(line.ItemId) || line.Quantity == 0)
+            {
+                return 0;
+            }
+
+            if (!Kept.Contains(line.Day))
+            {
+                if (Kept.Count == daysKept)
+                {
+                    var oldest = Kept.Min;
+                    if (line.Day < oldest)
+                    {
+                        _lastDropped = _lastDropped > line.Day ? _lastDropped : line.Day;
+                        return 1;
+                    }
+
+                    Kept.Remove(oldest);
+                    _lastDropped = _lastDropped > oldest ? _lastDropped : oldest;
+                    foreach (var key in _units.Keys.Where(key => key.Day == oldest).ToList())
+                    {
+                        _units.Remove(key);
+                    }
+                }
+
+                Kept.Add(line.Day);
+            }
+
+            _units[(line.Day, line.StoreId, line.ItemId)] = _units.GetValueOrDefault((line.Day, line.StoreId, line.ItemId)) + line.Quantity;
+            return 0;
+        };
+
+        public long Units(int store, int item, DateOnly from, DateOnly to) =>
+            Kept.GetViewBetween(from, to).Sum(day => _units.GetValueOrDefault((day, store, item)));
+
+        public RankedSales[] Rank(IEnumerable<int> ids, Func<int, long> units, int k) =>
+            [.. ids.Select(id => new RankedSales(id, units(id))).Where(r => r.Units > 0).OrderByDescending(r => r.Units).ThenBy(r => r.Id).Take(k)];
+    }
+}
