@@ -34,7 +34,7 @@ public sealed class WriterHarness : IAsyncDisposable
     public DatabaseAvailability Database => _host.Services.GetRequiredService<DatabaseAvailability>();
 
     public static async Task<WriterHarness> StartAsync(IPurchaseStore? purchases = null, IIdempotencyKeyStore? keys = null,
-        IPurchaseHistory? history = null, WriterOptions? writer = null)
+        IPurchaseHistory? history = null, WriterOptions? writer = null, TimeProvider? clock = null)
     {
         var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
         builder.Configuration.AddInMemoryCollection(new Dictionary<string, string?>
@@ -45,7 +45,7 @@ public sealed class WriterHarness : IAsyncDisposable
             ["Database:User"] = "writer",
             ["Database:Password"] = "unused",
         });
-        builder.Services.AddSingleton(TimeProvider.System);
+        builder.Services.AddSingleton(clock ?? TimeProvider.System);
         builder.AddPurchaseRecording();
         builder.Services.Remove(builder.Services.Single(service => service.ImplementationType == typeof(SchemaIsCurrent)));
         builder.Services

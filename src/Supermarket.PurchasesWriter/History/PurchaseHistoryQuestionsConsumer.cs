@@ -24,10 +24,12 @@ public sealed class PurchaseHistoryQuestionsConsumer(IPurchaseHistory history, H
     {
         // The asker waits until the request expires (its time-to-live is the API's HistoryQuestions:QueryTimeout):
         // past that nobody reads the answer, so the read stops there (MySqlConnector cancels the statement running).
+        // The time to live is the asker's expiration less its sending, both by its clock, counted from the arrival:
+        // no two machines need agree on the time (a writer whose clock ran ahead gave up every question at once).
         using var asked = CancellationTokenSource.CreateLinkedTokenSource(context.CancellationToken);
-        if (context.ExpirationTime is { } expires)
+        if (context.ExpirationTime is { } expires && context.SentTime is { } sent)
         {
-            asked.CancelAfter(TimeSpan.FromTicks(Math.Max(0, (expires - DateTime.UtcNow).Ticks)));
+            asked.CancelAfter(TimeSpan.FromTicks(Math.Max(0, (expires - sent).Ticks)));
         }
 
         var started = Stopwatch.GetTimestamp();

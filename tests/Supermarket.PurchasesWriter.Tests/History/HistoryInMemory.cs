@@ -11,10 +11,14 @@ public sealed class HistoryInMemory : IPurchaseHistory
 
     public void Answer(object question, PurchaseHistoryPage page) => _pages[question] = page;
 
-    public Task<PurchaseHistoryPage> AtStoreAsync(PurchasesAtStore question, CancellationToken cancellationToken) => PageFor(question);
+    public Task<PurchaseHistoryPage> AtStoreAsync(PurchasesAtStore question, CancellationToken cancellationToken) => PageFor(question, cancellationToken);
 
-    public Task<PurchaseHistoryPage> OfCustomerAsync(PurchasesOfCustomer question, CancellationToken cancellationToken) => PageFor(question);
+    public Task<PurchaseHistoryPage> OfCustomerAsync(PurchasesOfCustomer question, CancellationToken cancellationToken) => PageFor(question, cancellationToken);
 
-    private Task<PurchaseHistoryPage> PageFor(object question) =>
-        Task.FromResult(_pages.GetValueOrDefault(question) ?? new PurchaseHistoryPage([], Next: null));
+    /// <summary>A read takes a moment and stops when its question is given up, as MySqlConnector's statement does.</summary>
+    private async Task<PurchaseHistoryPage> PageFor(object question, CancellationToken cancellationToken)
+    {
+        await Task.Delay(TimeSpan.FromMilliseconds(5), cancellationToken);
+        return _pages.GetValueOrDefault(question) ?? new PurchaseHistoryPage([], Next: null);
+    }
 }

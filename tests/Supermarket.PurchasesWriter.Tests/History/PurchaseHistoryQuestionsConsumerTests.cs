@@ -41,6 +41,25 @@ public sealed class PurchaseHistoryQuestionsConsumerTests
         Assert.Null(answer.Message.Next);
     }
 
+    [Fact]
+    public async Task A_question_is_answered_by_a_writer_whose_clock_runs_ahead_of_the_askers()
+    {
+        var history = new HistoryInMemory();
+        var question = new PurchasesAtStore(StoreId: 5, Day, After: null, PageSize: 10);
+        history.Answer(question, new PurchaseHistoryPage([Stored(store: 5, customer: 5001)], Next: null));
+        // A minute ahead: far beyond the question's 10 s, which is what it has left by the asker's clock.
+        await using var writer = await WriterHarness.StartAsync(history: history, clock: new ClockAhead(TimeSpan.FromMinutes(1)));
+
+        var answer = await writer.Bus.GetRequestClient<PurchasesAtStore>().GetResponse<PurchaseHistoryPage>(question, timeout: RequestTimeout.After(s: 10));
+
+        Assert.Single(answer.Message.Purchases);
+    }
+
+    private sealed class ClockAhead(TimeSpan ahead) : TimeProvider
+    {
+        public override DateTimeOffset GetUtcNow() => base.GetUtcNow() + ahead;
+    }
+
     private static StoredPurchase Stored(int store, int customer) =>
         new(Guid.CreateVersion7(), store, customer, Day, DateTimeOffset.UnixEpoch, [new PurchaseLine(7, 2)]);
 }
