@@ -241,7 +241,9 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, SalesByDay days, 
             return null;
         }
 
-        if (readiness.UndatedUnits != 0)
+        // Below zero, the dating entries held more than the entries without a day (a ledger that lost entries, filled
+        // by hand): the days then hold what the purchases sum to, which is what a range must equal.
+        if (readiness.UndatedUnits > 0)
         {
             return new RangeRefused("from", $"The sales ledger holds {readiness.UndatedUnits} units sold that were stored before its entries carried their day; "
                 + "no range of days is counted exactly until they are dated (docs/operations.md, \"Dating old sales\"). All-time answers are exact.", Undated: true);

@@ -96,6 +96,10 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
         _readiness.UndatedUnits = 2;
         Assert.True((await TopItemsAsync(3, day.AddDays(1), null)).Refused?.Undated);
         Assert.Null((await TopItemsAsync(3, null, null)).Refused);
+
+        // Dated beyond what the ledger held without a day (entries lost and filled by hand): the days hold the purchases'.
+        _readiness.UndatedUnits = -3;
+        Assert.Null((await TopItemsAsync(3, day.AddDays(1), null)).Refused);
     }
 
     private async Task<TopItemsAtStore> TopItemsAsync(int store, DateOnly? from, DateOnly? to) =>
