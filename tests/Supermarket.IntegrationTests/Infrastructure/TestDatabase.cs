@@ -55,14 +55,7 @@ public static class TestDatabase
 
     /// <summary>Units sold per item at a store, best first (ties by the lower id): what the insight endpoints must
     /// answer, from MySQL's own rows.</summary>
-    public static async Task<(int ItemId, long Units)[]> TopItemsAsync(int store, int count = 10)
-    {
-        await using var connection = new MySqlConnection(TestSettings.OwnerConnectionString());
-        var rows = await connection.QueryAsync<(int, decimal)>(
-            $"SELECT i.item_id, SUM(i.quantity) AS units FROM {PurchaseLines} " +
-            "WHERE p.store_id = @store GROUP BY i.item_id ORDER BY units DESC, i.item_id LIMIT @count", new { store, count });
-        return [.. rows.Select(r => (r.Item1, (long)r.Item2))];
-    }
+    public static Task<(int ItemId, long Units)[]> TopItemsAsync(int store, int count = 10) => TopItemsAsync(store, null, null, count);
 
     /// <summary>MySQL's top items at a store over the purchases dated <paramref name="from"/> to <paramref name="to"/>
     /// (either null: open at that end).</summary>
