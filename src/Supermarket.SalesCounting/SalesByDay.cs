@@ -10,16 +10,18 @@ namespace Supermarket.SalesCounting;
 /// (<see cref="SalesMatrix"/>'s conventions and tie rules: most units first, ties by the lower id, no units left out).
 /// </summary>
 /// <remarks>
-/// <para>Layout: per day, per store, a table of the items that sold (<see cref="StoreDaySales"/>), so memory follows
-/// what sold (a store of the seeds' load sells ~12,600 of 100,000 items a day), not items × stores × days. "Top items at
-/// a store" adds the range's tables of that store up (one day is ranked straight from its table); "top stores for an
-/// item" looks the item up in each store's table of each day.</para>
+/// <para>Layout: per day, the cells that sold, so memory follows what sold (a store of the seeds' load sells ~12,600 of
+/// 100,000 items a day), not items × stores × days. Lines are recorded into a table per store and day
+/// (<see cref="StoreDaySales"/>); once the tables hold more than <see cref="UnsealedBytesLimit"/>, the days are packed
+/// (<see cref="SealedDay"/>: about two bytes a cell, by store and by item) and later lines of a packed day go to new
+/// tables beside it. "Top items at a store" adds the range's cells of that store up; "top stores for an item" adds the
+/// item's list of each day up.</para>
 /// <para>Days kept are days with sales: a new day beyond <see cref="DaysKept"/> pushes the oldest out if it is later,
 /// and is left out if it is older. What is kept depends on the sequence of lines alone, so replicas following the same
 /// ledger keep the same days.</para>
 /// <para>One thread records; rankings run on any others without a lock. The days are an immutable sorted array
-/// replaced on each new day; a ranking takes it once, so it sees every line recorded before it began, and may see some
-/// recorded after.</para>
+/// replaced on each new day, and a day's packed cells and tables are one immutable pair replaced when it is packed; a
+/// ranking takes each once, so it sees every line recorded before it began, and may see some recorded after.</para>
 /// </remarks>
 public sealed class SalesByDay
 {
@@ -35,16 +37,23 @@ public sealed class SalesByDay
     [ThreadStatic]
     private static int[]? _touched;
 
+    /// <summary>Scratch of a ranking of stores: each store's sum, zeroed again after each use.</summary>
+    [ThreadStatic]
+    private static long[]? _storeSums;
+
     private Dictionary<int, DaySales> _dayByNumber = [];
     private DaySales[] _days = [];
     private DaySales? _lastDay;
     private int _lastDropped = NothingDropped;
     private long _bytes;
+    private long _unsealedBytes;
 
     /// <summary>Sales of the catalog's <paramref name="items"/> at stores 1 to <paramref name="maxStores"/>, for the
-    /// last <paramref name="daysKept"/> days with sales.</summary>
-    public SalesByDay(int maxStores, ItemRange items, int daysKept)
+    /// last <paramref name="daysKept"/> days with sales; the days are packed once their tables hold more than
+    /// <paramref name="unsealedBytesLimit"/> bytes.</summary>
+    public SalesByDay(int maxStores, ItemRange items, int daysKept, long unsealedBytesLimit = DefaultUnsealedBytesLimit)
     {
+        ArgumentOutOfRangeException.ThrowIfNegative(unsealedBytesLimit);
         ArgumentOutOfRangeException.ThrowIfLessThan(maxStores, 1);
         ArgumentOutOfRangeException.ThrowIfLessThan(items.First, 1, nameof(items));
         ArgumentOutOfRangeException.ThrowIfLessThan(items.Last, items.First, nameof(items));
@@ -52,7 +61,15 @@ public sealed class SalesByDay
         MaxStores = maxStores;
         Items = items;
         DaysKept = daysKept;
+        UnsealedBytesLimit = unsealedBytesLimit;
     }
+
+    /// <summary>About a day and a half of the seeds' 256 stores in tables: today's sales stay in tables, where a line
+    /// costs a lookup, not a repacking.</summary>
+    public const long DefaultUnsealedBytesLimit = 64L << 20;
+
+    /// <summary>How many bytes of tables are kept before every day is packed.</summary>
+    public long UnsealedBytesLimit { get; }
 
     public int MaxStores { get; }
 
@@ -121,11 +138,31 @@ public sealed class SalesByDay
             var grown = day.Add(line.StoreId, line.ItemId - Items.First + 1, line.Quantity);
             if (grown != 0)
             {
+                _unsealedBytes += grown;
                 Volatile.Write(ref _bytes, _bytes + grown);
             }
         }
 
+        if (_unsealedBytes > UnsealedBytesLimit)
+        {
+            Seal();
+        }
+
         return leftOut;
+    }
+
+    /// <summary>Packs every day's tables into its sealed cells; from the recording thread.</summary>
+    public void Seal()
+    {
+        foreach (var day in _days)
+        {
+            if (day.State.Tables is not null)
+            {
+                Volatile.Write(ref _bytes, _bytes + day.Seal(Items.Count));
+            }
+        }
+
+        _unsealedBytes = 0;
     }
 
     /// <summary>Writes the best-selling items at <paramref name="storeId"/> from <paramref name="from"/> to
@@ -139,8 +176,15 @@ public sealed class SalesByDay
         var ranking = new RangeRanking(best);
         if (end - first == 1)
         {
-            Volatile.Read(ref days[first].Stores[storeId - 1])?.OfferTo(ref ranking, Items.First);
-            return ranking.Count;
+            // One day is ranked straight from its cells when they are all in one place (a cell may be in both).
+            var only = days[first].State;
+            var table = only.TableOf(storeId);
+            if (table is null || only.Sealed is null)
+            {
+                only.Sealed?.OfferStoreTo(storeId, ref ranking, Items.First);
+                table?.OfferTo(ref ranking, Items.First);
+                return ranking.Count;
+            }
         }
 
         var sums = _sums is { } s && s.Length > Items.Count ? s : _sums = new long[Items.Count + 1];
@@ -148,7 +192,9 @@ public sealed class SalesByDay
         var touchedCount = 0;
         for (var day = first; day < end; day++)
         {
-            Volatile.Read(ref days[day].Stores[storeId - 1])?.AddTo(sums, touched, ref touchedCount);
+            var state = days[day].State;
+            state.Sealed?.AddStoreTo(storeId, sums, touched, ref touchedCount);
+            state.TableOf(storeId)?.AddTo(sums, touched, ref touchedCount);
         }
 
         foreach (var key in touched.AsSpan(0, touchedCount))
@@ -170,18 +216,27 @@ public sealed class SalesByDay
         var (days, first, end) = DaysBetween(from, to);
         var ranking = new RangeRanking(best);
         var key = itemId - Items.First + 1;
-        for (var store = 0; store < MaxStores; store++)
+        var sums = _storeSums is { } s && s.Length >= MaxStores ? s : _storeSums = new long[MaxStores];
+        for (var day = first; day < end; day++)
         {
-            long units = 0;
-            for (var day = first; day < end; day++)
+            var state = days[day].State;
+            state.Sealed?.AddItemTo(key, sums);
+            if (state.Tables is { } tables && Volatile.Read(ref state.TableCount) > 0)
             {
-                if (Volatile.Read(ref days[day].Stores[store]) is { } sales)
+                for (var store = 0; store < MaxStores; store++)
                 {
-                    units += sales.UnitsOf(key);
+                    if (Volatile.Read(ref tables[store]) is { } sales)
+                    {
+                        sums[store] += sales.UnitsOf(key);
+                    }
                 }
             }
+        }
 
-            ranking.Offer(store + 1, units);
+        for (var store = 0; store < MaxStores; store++)
+        {
+            ranking.Offer(store + 1, sums[store]);
+            sums[store] = 0;
         }
 
         return ranking.Count;
@@ -202,19 +257,24 @@ public sealed class SalesByDay
         writer.Write(_days.Length);
         foreach (var day in _days)
         {
+            var stores = day.State.CellsOfStores(MaxStores);
             writer.Write(day.Number);
-            writer.Write(day.Stores.Count(sales => sales is not null));
+            writer.Write(stores.Count(cells => cells.Keys.Length > 0));
             for (var store = 0; store < MaxStores; store++)
             {
-                if (day.Stores[store] is not { } sales)
+                var (keys, units) = stores[store];
+                if (keys.Length == 0)
                 {
                     continue;
                 }
 
                 writer.Write(store + 1);
-                writer.Write(sales.Count);
-                var write = new WriteItemUnits(writer);
-                sales.ForEach(ref write);
+                writer.Write(keys.Length);
+                for (var i = 0; i < keys.Length; i++)
+                {
+                    writer.Write(keys[i]);
+                    writer.Write(units[i]);
+                }
             }
         }
     }
@@ -232,6 +292,7 @@ public sealed class SalesByDay
         Volatile.Write(ref _lastDropped, loaded._lastDropped);
         Volatile.Write(ref _days, loaded._days);
         Volatile.Write(ref _bytes, loaded._bytes);
+        _unsealedBytes = 0;
     }
 
     private void Read(Stream source)
@@ -256,15 +317,18 @@ public sealed class SalesByDay
             {
                 var store = reader.ReadInt32();
                 var count = reader.ReadInt32();
-                Require((uint)(store - 1) < (uint)MaxStores && day.Stores[store - 1] is null && count > 0 && count <= Items.Count, "a store out of range");
+                Require((uint)(store - 1) < (uint)MaxStores && day.State.TableOf(store) is null && count > 0 && count <= Items.Count, "a store out of range");
                 for (var i = 0; i < count; i++)
                 {
                     var key = reader.ReadInt32();
                     var units = reader.ReadInt64();
-                    Require((uint)(key - 1) < (uint)Items.Count && units > 0 && day.Stores[store - 1]?.UnitsOf(key) is null or 0, "an item out of range");
+                    Require((uint)(key - 1) < (uint)Items.Count && units > 0 && day.State.TableOf(store)?.UnitsOf(key) is null or 0, "an item out of range");
                     _bytes += day.Add(store, key, units);
                 }
             }
+
+            // Packed as it is read: a year in tables would hold seven times the memory.
+            _bytes += day.Seal(Items.Count);
         }
 
         Volatile.Write(ref _lastDropped, Math.Max(_lastDropped, lastDropped));
@@ -278,6 +342,7 @@ public sealed class SalesByDay
         Volatile.Write(ref _lastDropped, NothingDropped);
         Volatile.Write(ref _days, []);
         Volatile.Write(ref _bytes, 0);
+        _unsealedBytes = 0;
     }
 
     /// <summary>A 64-bit hash of the content, independent of the tables' layout (a sum of every (day, store, item,
@@ -287,12 +352,14 @@ public sealed class SalesByDay
         var hash = new HashItemUnits { Sum = Mix((ulong)(uint)_lastDropped) };
         foreach (var day in _days)
         {
+            var stores = day.State.CellsOfStores(MaxStores);
             for (var store = 0; store < MaxStores; store++)
             {
-                if (day.Stores[store] is { } sales)
+                var (keys, units) = stores[store];
+                hash.Place = Mix(((ulong)(uint)day.Number << 32) | (uint)(store + 1));
+                for (var i = 0; i < keys.Length; i++)
                 {
-                    hash.Place = Mix(((ulong)(uint)day.Number << 32) | (uint)(store + 1));
-                    sales.ForEach(ref hash);
+                    hash.Visit(keys[i], units[i]);
                 }
             }
         }
@@ -328,6 +395,7 @@ public sealed class SalesByDay
             Drop(oldest.Number);
             _dayByNumber.Remove(oldest.Number);
             _bytes -= oldest.Bytes;
+            _unsealedBytes -= oldest.UnsealedBytes;
             days = days[1..];
         }
 
@@ -336,6 +404,7 @@ public sealed class SalesByDay
         DaySales[] grown = [.. days.AsSpan(0, ~at), day, .. days.AsSpan(~at)];
         _dayByNumber.Add(number, day);
         Volatile.Write(ref _bytes, _bytes + day.Bytes);
+        _unsealedBytes += day.UnsealedBytes;
         Volatile.Write(ref _days, grown);
         return _lastDay = day;
     }
@@ -413,40 +482,153 @@ public sealed class SalesByDay
         }
     }
 
-    /// <summary>One day kept: each store's table, created at its first sale and published for readers.</summary>
+    /// <summary>One day kept: its packed cells and the tables of the lines recorded since it was packed.</summary>
     private sealed class DaySales(int number, int maxStores)
     {
         public static readonly IComparer<DaySales> ByNumber = Comparer<DaySales>.Create((x, y) => x.Number.CompareTo(y.Number));
 
+        private static readonly long TablesArrayBytes = 24;
+
+        private DayState _state = new(null, null);
+
         public int Number { get; } = number;
 
-        public StoreDaySales?[] Stores { get; } = new StoreDaySales?[maxStores];
+        /// <summary>What a reader takes once: the packed cells and the tables beside them.</summary>
+        public DayState State => Volatile.Read(ref _state);
 
-        /// <summary>This day's memory: its array of stores and their tables.</summary>
-        public long Bytes { get; private set; } = 32 + 24 + ((long)maxStores * IntPtr.Size);
+        /// <summary>This day's memory: packed cells, tables and their array of stores.</summary>
+        public long Bytes { get; private set; } = 32 + 24;
+
+        /// <summary>The part of <see cref="Bytes"/> in tables.</summary>
+        public long UnsealedBytes { get; private set; }
 
         public long Add(int storeId, int key, long units)
         {
+            var state = _state;
             long grown = 0;
-            if (Stores[storeId - 1] is not { } sales)
+            if (state.Tables is not { } tables)
+            {
+                tables = new StoreDaySales?[maxStores];
+                grown = TablesArrayBytes + ((long)maxStores * IntPtr.Size);
+                Volatile.Write(ref state.Tables, tables);
+            }
+
+            if (tables[storeId - 1] is not { } sales)
             {
                 sales = new StoreDaySales();
-                grown = sales.Bytes;
-                Volatile.Write(ref Stores[storeId - 1], sales);
+                grown += sales.Bytes;
+                Volatile.Write(ref tables[storeId - 1], sales);
+                Volatile.Write(ref state.TableCount, state.TableCount + 1);
             }
 
             grown += sales.Add(key, units);
             Bytes += grown;
+            UnsealedBytes += grown;
             return grown;
+        }
+
+        /// <summary>Packs the tables with the cells packed before into new cells, and publishes them with no tables.
+        /// Returns by how many bytes this day grew (less than zero: it shrank).</summary>
+        public long Seal(int keys)
+        {
+            var state = _state;
+            if (state.Tables is null)
+            {
+                return 0;
+            }
+
+            var before = Bytes;
+            var packed = SealedDay.Pack(keys, state.CellsOfStores(maxStores));
+            Volatile.Write(ref _state, new DayState(packed, null));
+            Bytes = 32 + 24 + packed.Bytes;
+            UnsealedBytes = 0;
+            return Bytes - before;
         }
     }
 
-    private readonly struct WriteItemUnits(BinaryWriter writer) : IItemUnitsVisitor
+    /// <summary>A day as readers see it: packed cells (null until first packed) and tables of the lines recorded since
+    /// (null until a line comes; each store's created at its first line).</summary>
+    private sealed class DayState(SealedDay? sealedCells, StoreDaySales?[]? tables)
     {
-        public void Visit(int key, long units)
+        public SealedDay? Sealed { get; } = sealedCells;
+
+        /// <summary>Written by the recording thread only, before the first table in it is.</summary>
+        public StoreDaySales?[]? Tables = tables;
+
+        /// <summary>How many tables <see cref="Tables"/> holds: a reader of an item passes over a day that has none.</summary>
+        public int TableCount;
+
+        public StoreDaySales? TableOf(int storeId) => Volatile.Read(ref Tables) is { } tables ? Volatile.Read(ref tables[storeId - 1]) : null;
+
+        /// <summary>Each store's cells, packed and in tables added up, keys in ascending order; while nothing records.</summary>
+        public (int[] Keys, long[] Units)[] CellsOfStores(int maxStores)
         {
-            writer.Write(key);
-            writer.Write(units);
+            var stores = new (int[] Keys, long[] Units)[maxStores];
+            var cells = new SortedCells();
+            for (var store = 1; store <= maxStores; store++)
+            {
+                cells.Clear();
+                Sealed?.ForEachInStore(store, ref cells);
+                var packedCount = cells.Count;
+                TableOf(store)?.ForEach(ref cells);
+                stores[store - 1] = cells.Sorted(packedCount);
+            }
+
+            return stores;
+        }
+    }
+
+    /// <summary>Cells gathered from packed cells (in order) and then a table (in a table's order), sorted and added up.</summary>
+    private struct SortedCells() : IItemUnitsVisitor
+    {
+        private readonly List<int> _keys = [];
+        private readonly List<long> _units = [];
+
+        public readonly int Count => _keys.Count;
+
+        public readonly void Visit(int key, long units)
+        {
+            _keys.Add(key);
+            _units.Add(units);
+        }
+
+        public readonly void Clear()
+        {
+            _keys.Clear();
+            _units.Clear();
+        }
+
+        /// <summary>The cells by key, a key given twice (packed and in a table) added up; the first
+        /// <paramref name="inOrder"/> are in order already.</summary>
+        public readonly (int[] Keys, long[] Units) Sorted(int inOrder)
+        {
+            if (Count == 0)
+            {
+                return ([], []);
+            }
+
+            var keys = _keys.ToArray();
+            var units = _units.ToArray();
+            if (inOrder < keys.Length)
+            {
+                Array.Sort(keys, units);
+            }
+
+            var kept = 0;
+            for (var i = 0; i < keys.Length; i++)
+            {
+                if (kept > 0 && keys[kept - 1] == keys[i])
+                {
+                    units[kept - 1] += units[i];
+                }
+                else
+                {
+                    (keys[kept], units[kept]) = (keys[i], units[i]);
+                    kept++;
+                }
+            }
+
+            return kept == keys.Length ? (keys, units) : (keys[..kept], units[..kept]);
         }
     }
 

@@ -11,17 +11,21 @@ public sealed class SalesByDayTests
 
     /// <summary>Random lines over random days (in random order, so days arrive late and far ahead and fall out), of a
     /// shard's items, small quantities (many ties): every ranking over random ranges equals a brute-force sum of the
-    /// days a straightforward model keeps.</summary>
+    /// days a straightforward model keeps, with the days in tables, packed, or packed with later lines in tables beside.</summary>
     [Theory]
-    [InlineData(1, 1_000)]
-    [InlineData(2, 12)]
-    [InlineData(3, 5)]
-    [InlineData(4, 1)]
-    public void Rankings_over_any_range_equal_a_brute_force_sum_of_the_days_kept(int seed, int daysKept)
+    [InlineData(1, 1_000, SalesByDay.DefaultUnsealedBytesLimit)]
+    [InlineData(2, 12, SalesByDay.DefaultUnsealedBytesLimit)]
+    [InlineData(3, 5, SalesByDay.DefaultUnsealedBytesLimit)]
+    [InlineData(4, 1, SalesByDay.DefaultUnsealedBytesLimit)]
+    [InlineData(5, 1_000, 0)]
+    [InlineData(6, 12, 20_000)]
+    [InlineData(7, 5, 50_000)]
+    [InlineData(8, 1, 2_000)]
+    public void Rankings_over_any_range_equal_a_brute_force_sum_of_the_days_kept(int seed, int daysKept, long unsealedBytesLimit)
     {
         const int stores = 23, catalog = 1_200;
         var items = new ItemRange(401, 1_000);
-        var sales = new SalesByDay(stores, items, daysKept);
+        var sales = new SalesByDay(stores, items, daysKept, unsealedBytesLimit);
         var model = new KeptDaysModel(daysKept);
         var random = new Random(seed);
         for (var batch = 0; batch < 300; batch++)
@@ -190,14 +194,82 @@ public sealed class SalesByDayTests
         Assert.Equal((null, DateOnly.MinValue, 0L), (loaded.FirstDayKept, loaded.FirstDayAnswerable, loaded.Bytes));
     }
 
-    /// <summary>One thread records while two others rank: a ranking sees at least every line recorded before it
-    /// began, never less than a ranking before it of the same range, and the last equals the full sum. The recording
-    /// waits for each ranking thread to finish another ranking every 5,000 lines, so they do overlap.</summary>
+    /// <summary>Packing the days changes their memory, not their content: the checksum, the saved file and every
+    /// ranking are the same; lines recorded after go beside the packed cells, and a day packed again holds both.</summary>
     [Fact]
-    public async Task Rankings_beside_recording_see_every_line_recorded_before_them_and_never_go_down()
+    public void Packing_keeps_the_content_and_takes_less_memory()
+    {
+        var sales = new SalesByDay(40, new ItemRange(1, 2_000), 10);
+        var random = new Random(3);
+        var lines = Enumerable.Range(0, 20_000).Select(_ => new SaleLine(random.Next(1, 41), random.Next(1, 2_001), random.Next(1, 3), Day(random.Next(0, 4)))).ToArray();
+        sales.RecordSales(lines);
+        var (checksum, bytes, file) = (sales.Checksum(), sales.Bytes, Saved(sales));
+        var rankings = Rankings(sales);
+
+        sales.Seal();
+
+        Assert.Equal(checksum, sales.Checksum());
+        Assert.Equal(file, Saved(sales));
+        Assert.Equal(rankings, Rankings(sales));
+        Assert.True(sales.Bytes * 3 < bytes, $"packed {sales.Bytes:N0} bytes, in tables {bytes:N0}");
+
+        var later = new SaleLine[] { new(1, 5, 7, Day(1)), new(2, 5, 1_000_000_000_000, Day(2)), new(40, 2_000, 1, Day(0)) };
+        sales.RecordSales(later);
+        var (besideChecksum, besideFile, besideRankings) = (sales.Checksum(), Saved(sales), Rankings(sales));
+        sales.Seal();
+        Assert.Equal(besideChecksum, sales.Checksum());
+        Assert.Equal(besideFile, Saved(sales));
+        Assert.Equal(besideRankings, Rankings(sales));
+
+        var inTables = new SalesByDay(40, new ItemRange(1, 2_000), 10);
+        inTables.RecordSales([.. lines, .. later]);
+        Assert.Equal(inTables.Checksum(), sales.Checksum());
+        Assert.Equal(Rankings(inTables), Rankings(sales));
+
+        static byte[] Saved(SalesByDay sales)
+        {
+            var saved = new MemoryStream();
+            sales.Save(saved);
+            return saved.ToArray();
+        }
+
+        static string Rankings(SalesByDay sales)
+        {
+            var best = new RankedSales[100];
+            var all = new System.Text.StringBuilder();
+            for (var from = 0; from < 4; from++)
+            {
+                for (var to = from; to < 4; to++)
+                {
+                    for (var store = 1; store <= 40; store++)
+                    {
+                        all.AppendJoin(' ', best[..sales.TopItemsAtStore(store, Day(from), Day(to), best)].ToArray()).Append('|');
+                    }
+
+                    for (var item = 1; item <= 2_000; item += 37)
+                    {
+                        all.AppendJoin(' ', best[..sales.TopStoresForItem(item, Day(from), Day(to), best)].ToArray()).Append('|');
+                    }
+
+                    all.AppendJoin(' ', best[..sales.TopStoresForItem(5, Day(from), Day(to), best)].ToArray()).Append('|');
+                }
+            }
+
+            return all.ToString();
+        }
+    }
+
+    /// <summary>One thread records while two others rank: a ranking sees at least every line recorded before it
+    /// began, never less than a ranking before it of the same range, and the last equals the full sum; also while the
+    /// days are packed every few lines. The recording waits for each ranking thread to finish another ranking every
+    /// 5,000 lines, so they do overlap.</summary>
+    [Theory]
+    [InlineData(SalesByDay.DefaultUnsealedBytesLimit)]
+    [InlineData(3_000)]
+    public async Task Rankings_beside_recording_see_every_line_recorded_before_them_and_never_go_down(long unsealedBytesLimit)
     {
         const int stores = 4, itemCount = 60, readers = 2;
-        var sales = new SalesByDay(stores, new ItemRange(1, itemCount), 10);
+        var sales = new SalesByDay(stores, new ItemRange(1, itemCount), 10, unsealedBytesLimit);
         var random = new Random(11);
         var lines = Enumerable.Range(0, 200_000).Select(_ =>
             new SaleLine(random.Next(1, stores + 1), random.Next(1, itemCount + 1), random.Next(1, 3), Day(random.Next(0, 8)))).ToArray();
