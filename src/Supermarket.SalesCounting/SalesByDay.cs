@@ -1,3 +1,4 @@
+using System.Buffers.Binary;
 using System.IO.Compression;
 using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.Ledger;
@@ -25,8 +26,9 @@ namespace Supermarket.SalesCounting;
 /// </remarks>
 public sealed class SalesByDay
 {
-    private const int FileMagic = 0x31444253; // "SBD1"
-    private const int FileVersion = 1;
+    /// <summary>The first version's file (each cell as 32- and 64-bit numbers, compressed) is read, no longer written.</summary>
+    private const int FirstVersionMagic = 0x31444253; // "SBD1"
+    private const int ZLibHeaderFirstByte = 0x78;
     private const int NothingDropped = int.MinValue;
 
     /// <summary>Scratch of a ranking over several days: each item's sum, indexed by key, and which are set. Per thread,
@@ -242,47 +244,40 @@ public sealed class SalesByDay
         return ranking.Count;
     }
 
-    /// <summary>Writes every day kept, compressed; call it while nothing records. <see cref="Load"/> reads it back.</summary>
-    public void Save(Stream destination)
+    /// <summary>Every day kept as of now, to be written later on any thread; from the recording thread. It copies only
+    /// the lines not yet packed: packed days never change, and the snapshot shares them.</summary>
+    public SalesByDaySnapshot TakeSnapshot()
     {
-        using var compressed = new ZLibStream(destination, CompressionLevel.Fastest, leaveOpen: true);
-        using var buffered = new BufferedStream(compressed, 1 << 16);
-        using var writer = new BinaryWriter(buffered);
-        writer.Write(FileMagic);
-        writer.Write(FileVersion);
-        writer.Write(Items.First);
-        writer.Write(Items.Last);
-        writer.Write(MaxStores);
-        writer.Write(_lastDropped);
-        writer.Write(_days.Length);
-        foreach (var day in _days)
+        var days = new SalesByDaySnapshot.Day[_days.Length];
+        var tables = new List<(int Store, int[] Keys, long[] Units)>();
+        for (var d = 0; d < days.Length; d++)
         {
-            var stores = day.State.CellsOfStores(MaxStores);
-            writer.Write(day.Number);
-            writer.Write(stores.Count(cells => cells.Keys.Length > 0));
-            for (var store = 0; store < MaxStores; store++)
+            var state = _days[d].State;
+            tables.Clear();
+            for (var store = 1; store <= MaxStores; store++)
             {
-                var (keys, units) = stores[store];
-                if (keys.Length == 0)
+                if (state.TableOf(store) is { } sales)
                 {
-                    continue;
-                }
-
-                writer.Write(store + 1);
-                writer.Write(keys.Length);
-                for (var i = 0; i < keys.Length; i++)
-                {
-                    writer.Write(keys[i]);
-                    writer.Write(units[i]);
+                    var (keys, units) = sales.CopyCells();
+                    tables.Add((store, keys, units));
                 }
             }
+
+            days[d] = new SalesByDaySnapshot.Day(_days[d].Number, state.Sealed, [.. tables]);
         }
+
+        return new SalesByDaySnapshot(Items, MaxStores, _lastDropped, days);
     }
 
-    /// <summary>Replaces everything with what <see cref="Save"/> wrote (of the same items and stores); call it while
-    /// nothing records. Days beyond <see cref="DaysKept"/> (a file saved with more kept) fall out, oldest first. A file
-    /// that cannot be read leaves the content as it was.</summary>
-    /// <exception cref="InvalidDataException">The file is not one <see cref="Save"/> wrote for these items and stores.</exception>
+    /// <summary>Writes every day kept; call it while nothing records. <see cref="Load"/> reads it back.</summary>
+    public void Save(Stream destination) => TakeSnapshot().WriteTo(destination);
+
+    /// <summary>Replaces everything with what <see cref="Save"/> (or a <see cref="SalesByDaySnapshot"/>) wrote, of
+    /// the same items and stores, or a file of the first version (compressed cells); call it while nothing records.
+    /// Days beyond <see cref="DaysKept"/> (a file saved with more kept) fall out, oldest first. A file that cannot be
+    /// read leaves the content as it was.</summary>
+    /// <exception cref="InvalidDataException">The file is not one <see cref="Save"/> wrote for these items and stores,
+    /// or it was damaged.</exception>
     public void Load(Stream source)
     {
         var loaded = new SalesByDay(MaxStores, Items, DaysKept);
@@ -297,34 +292,74 @@ public sealed class SalesByDay
 
     private void Read(Stream source)
     {
-        using var compressed = new ZLibStream(source, CompressionMode.Decompress, leaveOpen: true);
-        using var buffered = new BufferedStream(compressed, 1 << 16);
-        using var reader = new BinaryReader(buffered);
-        Require(reader.ReadInt32() == FileMagic && reader.ReadInt32() == FileVersion, "not a file of sales by day");
+        // Not disposed: that would close the caller's stream.
+        var buffered = new BufferedStream(source, 1 << 16);
+        var first = buffered.ReadByte();
+        if (first == ZLibHeaderFirstByte)
+        {
+            // The first version is a zlib stream: its two-byte header, then deflate. Its checksum at the end is not
+            // read; a checkpoint's own covers the file.
+            Require(buffered.ReadByte() != -1, "not a file of sales by day");
+            using var decompressed = new DeflateStream(buffered, CompressionMode.Decompress, leaveOpen: true);
+            ReadFirstVersion(decompressed);
+            return;
+        }
+
+        Span<byte> number = stackalloc byte[sizeof(ulong)];
+        number[0] = (byte)first;
+        Require(first != -1 && buffered.Read(number[1..sizeof(int)]) == 3 && BinaryPrimitives.ReadInt32LittleEndian(number) == SalesByDaySnapshot.Magic, "not a file of sales by day");
+        var checksummed = ChecksummedStream.Reading(buffered, long.MaxValue);
+        var reader = new BinaryReader(checksummed);
+        Require(reader.ReadInt32() == SalesByDaySnapshot.Version, "a version this one does not read");
         Require(reader.ReadInt32() == Items.First && reader.ReadInt32() == Items.Last && reader.ReadInt32() == MaxStores, "saved for other items or stores");
         var lastDropped = reader.ReadInt32();
         var dayCount = reader.ReadInt32();
         Require(dayCount >= 0, "a negative number of days");
         for (var d = 0; d < dayCount; d++)
         {
-            var number = reader.ReadInt32();
-            Require(number >= DateOnly.MinValue.DayNumber + 1 && number <= DateOnly.MaxValue.DayNumber, "a day out of range");
-            Require(!_dayByNumber.ContainsKey(number) && (_days.Length == 0 || number > _days[^1].Number), "days out of order");
-            var day = DayOf(number)!;
+            var day = NextDayRead(reader.ReadInt32());
+            if (reader.ReadBoolean())
+            {
+                _bytes += day.Restore(SealedDay.Read(reader, Items.Count, MaxStores));
+            }
+
+            var stores = reader.ReadInt32();
+            Require(stores >= 0 && stores <= MaxStores, "too many stores");
+            for (var s = 0; s < stores; s++)
+            {
+                var store = reader.Read7BitEncodedInt();
+                var count = reader.Read7BitEncodedInt();
+                ReadStoreCells(day, store, count, () => (reader.Read7BitEncodedInt(), reader.Read7BitEncodedInt64()));
+            }
+
+            _bytes += day.Seal(Items.Count);
+        }
+
+        Span<byte> saved = number;
+        buffered.ReadExactly(saved);
+        Require(BinaryPrimitives.ReadUInt64LittleEndian(saved) == checksummed.Checksum, "the checksum differs: the file was damaged");
+        Volatile.Write(ref _lastDropped, Math.Max(_lastDropped, lastDropped));
+    }
+
+    private void ReadFirstVersion(Stream decompressed)
+    {
+        using var buffered = new BufferedStream(decompressed, 1 << 16);
+        using var reader = new BinaryReader(buffered);
+        Require(reader.ReadInt32() == FirstVersionMagic && reader.ReadInt32() == 1, "not a file of sales by day");
+        Require(reader.ReadInt32() == Items.First && reader.ReadInt32() == Items.Last && reader.ReadInt32() == MaxStores, "saved for other items or stores");
+        var lastDropped = reader.ReadInt32();
+        var dayCount = reader.ReadInt32();
+        Require(dayCount >= 0, "a negative number of days");
+        for (var d = 0; d < dayCount; d++)
+        {
+            var day = NextDayRead(reader.ReadInt32());
             var stores = reader.ReadInt32();
             Require(stores >= 0 && stores <= MaxStores, "too many stores");
             for (var s = 0; s < stores; s++)
             {
                 var store = reader.ReadInt32();
                 var count = reader.ReadInt32();
-                Require((uint)(store - 1) < (uint)MaxStores && day.State.TableOf(store) is null && count > 0 && count <= Items.Count, "a store out of range");
-                for (var i = 0; i < count; i++)
-                {
-                    var key = reader.ReadInt32();
-                    var units = reader.ReadInt64();
-                    Require((uint)(key - 1) < (uint)Items.Count && units > 0 && day.State.TableOf(store)?.UnitsOf(key) is null or 0, "an item out of range");
-                    _bytes += day.Add(store, key, units);
-                }
+                ReadStoreCells(day, store, count, () => (reader.ReadInt32(), reader.ReadInt64()));
             }
 
             // Packed as it is read: a year in tables would hold seven times the memory.
@@ -332,6 +367,27 @@ public sealed class SalesByDay
         }
 
         Volatile.Write(ref _lastDropped, Math.Max(_lastDropped, lastDropped));
+    }
+
+    /// <summary>The day of <paramref name="number"/>, read after every day before it.</summary>
+    private DaySales NextDayRead(int number)
+    {
+        Require(number >= DateOnly.MinValue.DayNumber + 1 && number <= DateOnly.MaxValue.DayNumber, "a day out of range");
+        Require(!_dayByNumber.ContainsKey(number) && (_days.Length == 0 || number > _days[^1].Number), "days out of order");
+        return DayOf(number)!;
+    }
+
+    /// <summary>Records a store's cells as read (each item once, positive units) into the tables of
+    /// <paramref name="day"/>.</summary>
+    private void ReadStoreCells(DaySales day, int store, int count, Func<(int Key, long Units)> readCell)
+    {
+        Require((uint)(store - 1) < (uint)MaxStores && day.State.TableOf(store) is null && count > 0 && count <= Items.Count, "a store out of range");
+        for (var i = 0; i < count; i++)
+        {
+            var (key, units) = readCell();
+            Require((uint)(key - 1) < (uint)Items.Count && units > 0 && day.State.TableOf(store)?.UnitsOf(key) is null or 0, "an item out of range");
+            _bytes += day.Add(store, key, units);
+        }
     }
 
     /// <summary>Forgets every day; call it while nothing records.</summary>
@@ -345,8 +401,8 @@ public sealed class SalesByDay
         _unsealedBytes = 0;
     }
 
-    /// <summary>A 64-bit hash of the content, independent of the tables' layout (a sum of every (day, store, item,
-    /// units)'s hash, with the days dropped): a checkpoint stores it, so a damaged file is told from a whole one.</summary>
+    /// <summary>A 64-bit hash of the content, independent of how it is held (a sum of every (day, store, item,
+    /// units)'s hash, with the days dropped): two that hash alike hold the same sales, packed or not.</summary>
     public ulong Checksum()
     {
         var hash = new HashItemUnits { Sum = Mix((ulong)(uint)_lastDropped) };
@@ -525,6 +581,16 @@ public sealed class SalesByDay
             Bytes += grown;
             UnsealedBytes += grown;
             return grown;
+        }
+
+        /// <summary>Makes <paramref name="packed"/> this day's cells, on a day read from a file before any line.
+        /// Returns by how many bytes this day grew.</summary>
+        public long Restore(SealedDay packed)
+        {
+            var before = Bytes;
+            Volatile.Write(ref _state, new DayState(packed, null));
+            Bytes = 32 + 24 + packed.Bytes;
+            return Bytes - before;
         }
 
         /// <summary>Packs the tables with the cells packed before into new cells, and publishes them with no tables.

@@ -93,6 +93,86 @@ internal sealed class SealedDay
         return new SealedDay(byStore.ToArray(), storeStarts, byItem.ToArray(), itemStarts, cells);
     }
 
+    /// <summary>Writes the cells by store as they are packed (each store's length, then the bytes);
+    /// <see cref="Read"/> reads them back and packs the cells by item again.</summary>
+    public void WriteTo(BinaryWriter writer)
+    {
+        for (var store = 1; store < _storeStarts.Length; store++)
+        {
+            writer.Write7BitEncodedInt(_storeStarts[store] - _storeStarts[store - 1]);
+        }
+
+        writer.Write(_byStore);
+    }
+
+    /// <summary>Reads what <see cref="WriteTo"/> wrote for stores 1 to <paramref name="maxStores"/> and keys 1 to
+    /// <paramref name="keys"/>, checking every cell.</summary>
+    /// <exception cref="InvalidDataException">A length or a cell is out of range.</exception>
+    public static SealedDay Read(BinaryReader reader, int keys, int maxStores)
+    {
+        var storeStarts = new int[maxStores + 1];
+        for (var store = 1; store <= maxStores; store++)
+        {
+            var length = reader.Read7BitEncodedInt();
+            Require(length >= 0 && length <= int.MaxValue - storeStarts[store - 1] && length <= (long)keys * 20, "a store's length");
+            storeStarts[store] = storeStarts[store - 1] + length;
+        }
+
+        var byStore = reader.ReadBytes(storeStarts[maxStores]);
+        Require(byStore.Length == storeStarts[maxStores], "the cells end early");
+        var stores = new (int[] Keys, long[] Units)[maxStores];
+        var storeKeys = new List<int>();
+        var storeUnits = new List<long>();
+        for (var store = 1; store <= maxStores; store++)
+        {
+            storeKeys.Clear();
+            storeUnits.Clear();
+            var (at, end, key) = (storeStarts[store - 1], storeStarts[store], 0L);
+            while (at < end)
+            {
+                int cell = byStore[at++];
+                var (distance, units) = (cell & DistanceMask) != 0
+                    ? ((ulong)(cell & DistanceMask), (ulong)(cell >> DistanceBits))
+                    : (ReadVarint(byStore, ref at, end), ReadVarint(byStore, ref at, end));
+                Require(distance >= 1 && distance <= (ulong)(keys - key), "a key out of range");
+                Require(units is >= 1 and <= long.MaxValue, "units out of range");
+                key += (long)distance;
+                storeKeys.Add((int)key);
+                storeUnits.Add((long)units);
+            }
+
+            stores[store - 1] = (storeKeys.ToArray(), storeUnits.ToArray());
+        }
+
+        return Pack(keys, stores);
+
+        static ulong ReadVarint(byte[] bytes, ref int at, int end)
+        {
+            ulong value = 0;
+            for (var shift = 0; shift < 64; shift += 7)
+            {
+                Require(at < end, "a cell cut short");
+                var part = bytes[at++];
+                Require(shift < 63 || part <= 1, "a number too large");
+                value |= (ulong)(part & 0x7F) << shift;
+                if (part < 0x80)
+                {
+                    return value;
+                }
+            }
+
+            throw new InvalidDataException("Sales by day cannot be loaded: a number too large.");
+        }
+    }
+
+    private static void Require(bool holds, string what)
+    {
+        if (!holds)
+        {
+            throw new InvalidDataException($"Sales by day cannot be loaded: {what}.");
+        }
+    }
+
     /// <summary>Adds a store's units of each item to <paramref name="sums"/> (indexed by key), appending to
     /// <paramref name="touched"/> the keys whose sum was zero before.</summary>
     public void AddStoreTo(int storeId, long[] sums, int[] touched, ref int touchedCount)

@@ -129,6 +129,22 @@ internal sealed class StoreDaySales
         }
     }
 
+    /// <summary>A copy of every item's key and units, in the table's order (for a snapshot, from the recording thread).</summary>
+    public (int[] Keys, long[] Units) CopyCells()
+    {
+        var (slots, keys, units, count) = (_slots, new int[_count], new long[_count], 0);
+        for (var slot = 0; slot < slots.Capacity; slot++)
+        {
+            if (slots.Keys[slot] != 0)
+            {
+                (keys[count], units[count]) = (slots.Keys[slot], slots.UnitsAt(slot));
+                count++;
+            }
+        }
+
+        return (keys, units);
+    }
+
     /// <summary>Calls <paramref name="visit"/> with every item's key and units (for saving and hashing, while nothing
     /// records).</summary>
     public void ForEach<TVisitor>(ref TVisitor visit)

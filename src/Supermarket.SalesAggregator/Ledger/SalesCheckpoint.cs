@@ -30,7 +30,8 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
     // 4: the file's length and a checksum of the header and the counters.
     // 5: the item range the counters are of (a shard's, or the whole catalog's).
     // 6: the sales of each day before the counters, and the lines counted without a day; a version 5 file is rebuilt
-    //    from the ledger, which is what gives its days back.
+    //    from the ledger, which is what gives its days back. The days' section has a version of its own
+    //    (SalesByDay.Load reads the first, compressed, and the second, packed days as they are held).
     private const int Version = 6;
     private const int HeaderLength = 4 + 4 + 16 + 4 + 4 + 4 + 4 + 8 + 8 + 8 + 8 + 8;
 
@@ -97,11 +98,13 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
             return null;
         }
 
+        // The days are read as they stream past, hashed on the way; what a damaged file loaded is dropped below.
         var checksum = ReadChecksum(file);
-        var savedDays = new byte[daysLength];
-        file.ReadExactly(savedDays);
+        var savedDays = ChecksummedStream.Reading(file, daysLength);
+        days.Load(savedDays);
+        savedDays.ReadToLimit();
         matrix.Load(file);
-        if (file.ReadByte() != -1 || checksum != Checksum(header, savedDays, matrix))
+        if (savedDays.Through != daysLength || file.ReadByte() != -1 || checksum != Checksum(header, savedDays.Checksum, matrix))
         {
             logger.LogWarning("{Path} does not match its checksum: it was damaged; rebuilding from the whole ledger", _path);
             return null;
@@ -113,7 +116,6 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
             return null;
         }
 
-        days.Load(new MemoryStream(savedDays, writable: false));
         return new LoadedCheckpoint(new LedgerPosition(seq, new DateTime(storedAt)), undatedLines);
     }
 
@@ -133,13 +135,14 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
                 // The days and the counters first, behind room for the header, which then records the file's length. The
                 // counters last: their decompressor may read past its end.
                 file.Position = HeaderLength + sizeof(ulong);
-                file.Write(byDay.Days);
+                var savedDays = ChecksummedStream.Writing(file);
+                byDay.Days.WriteTo(savedDays);
                 matrix.Save(file);
                 file.Flush();
-                var header = Header(ledgerId, matrix, byDay, position, length: stored.Length);
+                var header = Header(ledgerId, matrix, byDay.UndatedUnits, savedDays.Through, position, length: stored.Length);
                 file.Position = 0;
                 file.Write(header);
-                file.Write(BitConverter.GetBytes(Checksum(header, byDay.Days, matrix)));
+                file.Write(BitConverter.GetBytes(Checksum(header, savedDays.Checksum, matrix)));
                 file.Flush();
                 // On disk before the rename replaces the previous checkpoint: a crash after it must find the new one whole.
                 stored.Flush(flushToDisk: true);
@@ -153,7 +156,7 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
         }
     }
 
-    private static byte[] Header(Guid ledgerId, SalesMatrix matrix, SavedSales byDay, LedgerPosition position, long length)
+    private static byte[] Header(Guid ledgerId, SalesMatrix matrix, long undatedUnits, long daysLength, LedgerPosition position, long length)
     {
         var header = new byte[HeaderLength];
         using var writer = new BinaryWriter(new MemoryStream(header));
@@ -167,8 +170,8 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
         writer.Write(position.Seq);
         writer.Write(position.StoredAt.Ticks);
         writer.Write(length);
-        writer.Write(byDay.UndatedUnits);
-        writer.Write((long)byDay.Days.Length);
+        writer.Write(undatedUnits);
+        writer.Write(daysLength);
         return header;
     }
 
@@ -179,6 +182,7 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
         return BitConverter.ToUInt64(checksum);
     }
 
-    private static ulong Checksum(byte[] header, byte[] days, SalesMatrix matrix) =>
-        System.IO.Hashing.XxHash3.HashToUInt64(header, unchecked((long)(matrix.Checksum() ^ System.IO.Hashing.XxHash3.HashToUInt64(days))));
+    /// <summary>The header's hash seeded with the counters' and the days' (<see cref="ChecksummedStream"/>'s XXH3 of their bytes).</summary>
+    private static ulong Checksum(byte[] header, ulong days, SalesMatrix matrix) =>
+        System.IO.Hashing.XxHash3.HashToUInt64(header, unchecked((long)(matrix.Checksum() ^ days)));
 }

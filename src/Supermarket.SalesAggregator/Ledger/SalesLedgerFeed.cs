@@ -362,14 +362,9 @@ public sealed class SalesLedgerFeed(
         }
     }
 
-    /// <summary>The days as of the position counted last, serialized on the recording thread: the days follow what
-    /// sold, far smaller than the matrix, so they are copied whole where the matrix is copied a part at a time.</summary>
-    private SavedSales SavedDays()
-    {
-        using var saved = new MemoryStream();
-        days.Save(saved);
-        return new SavedSales(saved.ToArray(), readiness.UndatedUnits);
-    }
+    /// <summary>The days as of the position counted last, taken on the recording thread: the snapshot copies the lines
+    /// not yet packed and shares the packed days, which never change, so the file is written in the background.</summary>
+    private SavedSales SavedDays() => new(days.TakeSnapshot(), readiness.UndatedUnits);
 
     private void SaveInBackground(SalesMatrix whole, SavedSales byDay, LedgerPosition position)
     {
