@@ -219,17 +219,33 @@ public sealed class SalesByDay
         var ranking = new RangeRanking(best);
         var key = itemId - Items.First + 1;
         var sums = _storeSums is { } s && s.Length >= MaxStores ? s : _storeSums = new long[MaxStores];
+        // Where each packed day's list of the item starts, then its first bytes, then the lists: each step's loads are
+        // independent of the other days', so their cache misses overlap instead of coming one day after another.
+        for (var day = first; day < end; day++)
+        {
+            days[day].State.Sealed?.PrefetchItemStart(key);
+        }
+
+        for (var day = first; day < end; day++)
+        {
+            days[day].State.Sealed?.PrefetchItemList(key);
+        }
+
         for (var day = first; day < end; day++)
         {
             var state = days[day].State;
             state.Sealed?.AddItemTo(key, sums);
-            if (state.Tables is { } tables && Volatile.Read(ref state.TableCount) > 0)
+            if (Volatile.Read(ref state.StoresOfItem) is { } storesOfItem)
             {
-                for (var store = 0; store < MaxStores; store++)
+                // Only the tables of the stores that sold it: an item sells at a few of the stores a day.
+                var storeWords = StoreWords(MaxStores);
+                var words = storesOfItem.AsSpan(key * storeWords, storeWords);
+                for (var word = 0; word < words.Length; word++)
                 {
-                    if (Volatile.Read(ref tables[store]) is { } sales)
+                    for (var bits = Volatile.Read(ref words[word]); bits != 0; bits &= bits - 1)
                     {
-                        sums[store] += sales.UnitsOf(key);
+                        var store = (word << 6) + System.Numerics.BitOperations.TrailingZeroCount(bits);
+                        sums[store] += state.TableOf(store + 1)!.UnitsOf(key);
                     }
                 }
             }
@@ -455,7 +471,7 @@ public sealed class SalesByDay
             days = days[1..];
         }
 
-        day = new DaySales(number, MaxStores);
+        day = new DaySales(number, MaxStores, Items.Count);
         var at = Array.BinarySearch(days, day, DaySales.ByNumber);
         DaySales[] grown = [.. days.AsSpan(0, ~at), day, .. days.AsSpan(~at)];
         _dayByNumber.Add(number, day);
@@ -499,6 +515,9 @@ public sealed class SalesByDay
         return low;
     }
 
+    /// <summary>How many 64-bit words an item's stores take in a day's <c>StoresOfItem</c>.</summary>
+    private static int StoreWords(int maxStores) => (maxStores + 63) >> 6;
+
     private static ulong Mix(ulong value)
     {
         value = (value ^ (value >> 30)) * 0xBF58476D1CE4E5B9;
@@ -539,7 +558,7 @@ public sealed class SalesByDay
     }
 
     /// <summary>One day kept: its packed cells and the tables of the lines recorded since it was packed.</summary>
-    private sealed class DaySales(int number, int maxStores)
+    private sealed class DaySales(int number, int maxStores, int keys)
     {
         public static readonly IComparer<DaySales> ByNumber = Comparer<DaySales>.Create((x, y) => x.Number.CompareTo(y.Number));
 
@@ -565,8 +584,10 @@ public sealed class SalesByDay
             if (state.Tables is not { } tables)
             {
                 tables = new StoreDaySales?[maxStores];
-                grown = TablesArrayBytes + ((long)maxStores * IntPtr.Size);
+                var storesOfItem = new ulong[(keys + 1) * StoreWords(maxStores)];
+                grown = (2 * TablesArrayBytes) + ((long)maxStores * IntPtr.Size) + ((long)storesOfItem.Length * sizeof(ulong));
                 Volatile.Write(ref state.Tables, tables);
+                Volatile.Write(ref state.StoresOfItem, storesOfItem);
             }
 
             if (tables[storeId - 1] is not { } sales)
@@ -574,10 +595,17 @@ public sealed class SalesByDay
                 sales = new StoreDaySales();
                 grown += sales.Bytes;
                 Volatile.Write(ref tables[storeId - 1], sales);
-                Volatile.Write(ref state.TableCount, state.TableCount + 1);
             }
 
+            var count = sales.Count;
             grown += sales.Add(key, units);
+            if (sales.Count != count)
+            {
+                // After the table holds the item: a reader that sees the bit finds the item.
+                ref var word = ref state.StoresOfItem![(key * StoreWords(maxStores)) + ((storeId - 1) >> 6)];
+                Volatile.Write(ref word, word | (1UL << (storeId - 1)));
+            }
+
             Bytes += grown;
             UnsealedBytes += grown;
             return grown;
@@ -621,8 +649,10 @@ public sealed class SalesByDay
         /// <summary>Written by the recording thread only, before the first table in it is.</summary>
         public StoreDaySales?[]? Tables = tables;
 
-        /// <summary>How many tables <see cref="Tables"/> holds: a reader of an item passes over a day that has none.</summary>
-        public int TableCount;
+        /// <summary>Which stores' tables hold each item: bit (store id - 1) % 64 of word key × StoreWords +
+        /// (store id - 1) / 64, set once the table holds the item, so a reader of an item looks up only the tables that
+        /// sold it. Written by the recording thread only, after <see cref="Tables"/>.</summary>
+        public ulong[]? StoresOfItem;
 
         public StoreDaySales? TableOf(int storeId) => Volatile.Read(ref Tables) is { } tables ? Volatile.Read(ref tables[storeId - 1]) : null;
 

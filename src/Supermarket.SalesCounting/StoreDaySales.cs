@@ -113,20 +113,16 @@ internal sealed class StoreDaySales
         var keys = slots.Keys;
         for (var slot = 0; slot < keys.Length; slot++)
         {
+            // Without a branch (an empty slot, a key new to the range: both coin tosses to the CPU): an empty slot's
+            // key is 0, whose sum is scratch, zeroed below.
             var key = Volatile.Read(ref keys[slot]);
-            if (key == 0)
-            {
-                continue;
-            }
-
             ref var sum = ref sums[key];
-            if (sum == 0)
-            {
-                touched[touchedCount++] = key;
-            }
-
+            touched[touchedCount] = key;
+            touchedCount += (sum == 0) & (key != 0) ? 1 : 0;
             sum += slots.UnitsAt(slot);
         }
+
+        sums[0] = 0;
     }
 
     /// <summary>A copy of every item's key and units, in the table's order (for a snapshot, from the recording thread).</summary>
