@@ -31,6 +31,10 @@ public sealed class SalesByDay
     private const int ZLibHeaderFirstByte = 0x78;
     private const int NothingDropped = int.MinValue;
 
+    /// <summary>How many days' lists of an item are fetched before they are read: enough misses to overlap, few enough
+    /// that the first is still in the cache when it is read.</summary>
+    private const int DaysFetchedTogether = 16;
+
     /// <summary>Scratch of a ranking over several days: each item's sum, indexed by key, and which are set. Per thread,
     /// so rankings on several threads need no lock; zeroed again after each use.</summary>
     [ThreadStatic]
@@ -42,6 +46,10 @@ public sealed class SalesByDay
     /// <summary>Scratch of a ranking of stores: each store's sum, zeroed again after each use.</summary>
     [ThreadStatic]
     private static long[]? _storeSums;
+
+    /// <summary>Scratch of a ranking of stores: the states of the days fetched together, let go after each use.</summary>
+    [ThreadStatic]
+    private static DayState[]? _states;
 
     private Dictionary<int, DaySales> _dayByNumber = [];
     private DaySales[] _days = [];
@@ -219,33 +227,41 @@ public sealed class SalesByDay
         var ranking = new RangeRanking(best);
         var key = itemId - Items.First + 1;
         var sums = _storeSums is { } s && s.Length >= MaxStores ? s : _storeSums = new long[MaxStores];
-        // Where each packed day's list of the item starts, then its first bytes, then the lists: each step's loads are
-        // independent of the other days', so their cache misses overlap instead of coming one day after another.
-        for (var day = first; day < end; day++)
+        // A few days at a time: each day's state is taken once, then where each packed day's list of the item starts
+        // is fetched, then its first bytes, then the lists are read. Each step's loads are independent of the other
+        // days', so their cache misses overlap instead of coming one day after another.
+        var states = _states ??= new DayState[DaysFetchedTogether];
+        for (var chunk = first; chunk < end; chunk += DaysFetchedTogether)
         {
-            days[day].State.Sealed?.PrefetchItemStart(key);
-        }
-
-        for (var day = first; day < end; day++)
-        {
-            days[day].State.Sealed?.PrefetchItemList(key);
-        }
-
-        for (var day = first; day < end; day++)
-        {
-            var state = days[day].State;
-            state.Sealed?.AddItemTo(key, sums);
-            if (Volatile.Read(ref state.StoresOfItem) is { } storesOfItem)
+            var count = Math.Min(DaysFetchedTogether, end - chunk);
+            for (var day = 0; day < count; day++)
             {
-                // Only the tables of the stores that sold it: an item sells at a few of the stores a day.
-                var storeWords = StoreWords(MaxStores);
-                var words = storesOfItem.AsSpan(key * storeWords, storeWords);
-                for (var word = 0; word < words.Length; word++)
+                var state = states[day] = days[chunk + day].State;
+                state.Sealed?.PrefetchItemStart(key);
+            }
+
+            for (var day = 0; day < count; day++)
+            {
+                states[day].Sealed?.PrefetchItemList(key);
+            }
+
+            for (var day = 0; day < count; day++)
+            {
+                var state = states[day];
+                states[day] = null!;
+                state.Sealed?.AddItemTo(key, sums);
+                if (Volatile.Read(ref state.StoresOfItem) is { } storesOfItem)
                 {
-                    for (var bits = Volatile.Read(ref words[word]); bits != 0; bits &= bits - 1)
+                    // Only the tables of the stores that sold it: an item sells at a few of the stores a day.
+                    var storeWords = StoreWords(MaxStores);
+                    var words = storesOfItem.AsSpan(key * storeWords, storeWords);
+                    for (var word = 0; word < words.Length; word++)
                     {
-                        var store = (word << 6) + System.Numerics.BitOperations.TrailingZeroCount(bits);
-                        sums[store] += state.TableOf(store + 1)!.UnitsOf(key);
+                        for (var bits = Volatile.Read(ref words[word]); bits != 0; bits &= bits - 1)
+                        {
+                            var store = (word << 6) + System.Numerics.BitOperations.TrailingZeroCount(bits);
+                            sums[store] += state.TableOf(store + 1)!.UnitsOf(key);
+                        }
                     }
                 }
             }
