@@ -36,7 +36,8 @@
 #                                             random stores for 10 s (wrk, loadtest/wrk/top-items.lua), on the idle
 #                                             system, after ASK_WARMUP seconds (30) of the same (a process just started
 #                                             answers a third as fast while the JIT compiles it); ASK_CONNECTIONS (50),
-#                                             ASK_SECONDS (10). The machine's CPU over it, from /proc, a question
+#                                             ASK_SECONDS (10); ASK_CONNECTIONS=1 is a question alone, one at a time.
+#                                             The machine's CPU over it, from /proc, a question
 #   START=1 STORES="" TRANSIENT_STORES="" loadtest/measure.sh
 #                                             the aggregator's start (one shard): from its checkpoint after a stop,
 #                                             then from the whole ledger (the checkpoint set aside, then removed)
@@ -104,6 +105,12 @@ system_up() {
 
 [ -z "${PROFILE:-}" ] || command -v perf >/dev/null || { echo "PROFILE=1 needs perf (Debian's linux-perf)" >&2; exit 1; }
 ./run.sh down >/dev/null 2>&1 || true
+# A row that fails leaves nothing running: the next measurement starts from a stopped system.
+stop_after_failure() {
+  local status=$?
+  [ "$status" -eq 0 ] || ./run.sh down >/dev/null 2>&1 || true
+}
+trap stop_after_failure EXIT
 dotnet build Supermarket.sln -c Release -v q -nologo >>"$OUT" 2>&1 || { echo "the build failed; see $OUT" >&2; exit 1; }
 # The load generator and the ceiling run beside the system, as their built programs: they are what measures it, not
 # part of it.
@@ -205,9 +212,12 @@ if [ -n "${ASK:-}" ]; then
   "$ROOT/scripts/services.sh" install wrk >>"$OUT" 2>&1
   echo "== ask: ${ASK_CONNECTIONS:-50} connections, top 10 items at random stores, ${ASK_SECONDS:-10} s (wrk)" | tee -a "$OUT"
   api=$(api_url)
-  wrk -t2 -c"${ASK_CONNECTIONS:-50}" -d"${ASK_WARMUP:-30}"s -s loadtest/wrk/top-items.lua "$api" >/dev/null
+  connections=${ASK_CONNECTIONS:-50}
+  # wrk needs a connection a thread: one connection alone is asked by one thread.
+  threads=$((connections < 2 ? connections : 2))
+  wrk -t"$threads" -c"$connections" -d"${ASK_WARMUP:-30}"s -s loadtest/wrk/top-items.lua "$api" >/dev/null
   before=$(machine_cpu_seconds)
-  answers=$(wrk -t2 -c"${ASK_CONNECTIONS:-50}" -d"${ASK_SECONDS:-10}"s --latency -s loadtest/wrk/top-items.lua "$api" | tail -n 1)
+  answers=$(wrk -t"$threads" -c"$connections" -d"${ASK_SECONDS:-10}"s --latency -s loadtest/wrk/top-items.lua "$api" | tail -n 1)
   after=$(machine_cpu_seconds)
   # The machine's CPU a question (wrk's own included: it is what asks), in milliseconds.
   jq -c --argjson cpu "$(awk -v a="$after" -v b="$before" 'BEGIN { print a - b }')" \
