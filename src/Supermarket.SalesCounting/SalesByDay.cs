@@ -343,10 +343,7 @@ public sealed class SalesByDay
         var checksummed = ChecksummedStream.Reading(buffered, long.MaxValue);
         var reader = new BinaryReader(checksummed);
         Require(reader.ReadInt32() == SalesByDaySnapshot.Version, "a version this one does not read");
-        Require(reader.ReadInt32() == Items.First && reader.ReadInt32() == Items.Last && reader.ReadInt32() == MaxStores, "saved for other items or stores");
-        var lastDropped = reader.ReadInt32();
-        var dayCount = reader.ReadInt32();
-        Require(dayCount >= 0, "a negative number of days");
+        var (lastDropped, dayCount) = ReadHeader(reader);
         for (var d = 0; d < dayCount; d++)
         {
             var day = NextDayRead(reader.ReadInt32());
@@ -378,10 +375,7 @@ public sealed class SalesByDay
         using var buffered = new BufferedStream(decompressed, 1 << 16);
         using var reader = new BinaryReader(buffered);
         Require(reader.ReadInt32() == FirstVersionMagic && reader.ReadInt32() == 1, "not a file of sales by day");
-        Require(reader.ReadInt32() == Items.First && reader.ReadInt32() == Items.Last && reader.ReadInt32() == MaxStores, "saved for other items or stores");
-        var lastDropped = reader.ReadInt32();
-        var dayCount = reader.ReadInt32();
-        Require(dayCount >= 0, "a negative number of days");
+        var (lastDropped, dayCount) = ReadHeader(reader);
         for (var d = 0; d < dayCount; d++)
         {
             var day = NextDayRead(reader.ReadInt32());
@@ -399,6 +393,17 @@ public sealed class SalesByDay
         }
 
         Volatile.Write(ref _lastDropped, Math.Max(_lastDropped, lastDropped));
+    }
+
+    /// <summary>The part after the version both versions share: the items and stores it was saved for (checked), the
+    /// last day dropped and how many days follow.</summary>
+    private (int LastDropped, int DayCount) ReadHeader(BinaryReader reader)
+    {
+        Require(reader.ReadInt32() == Items.First && reader.ReadInt32() == Items.Last && reader.ReadInt32() == MaxStores, "saved for other items or stores");
+        var lastDropped = reader.ReadInt32();
+        var dayCount = reader.ReadInt32();
+        Require(dayCount >= 0, "a negative number of days");
+        return (lastDropped, dayCount);
     }
 
     /// <summary>The day of <paramref name="number"/>, read after every day before it.</summary>
