@@ -31,6 +31,11 @@
 #                                             QUIET_WARM=1 runs the same row once first, unrecorded: a process just
 #                                             started spends tens of CPU seconds compiling the paths the questions take,
 #                                             which is its start's cost rather than theirs
+#   PAGES=1 STORES="" TRANSIENT_STORES="" loadtest/measure.sh
+#                                             what open live pages cost: the chain's real rate (256 stores at 0.1
+#                                             purchases a store a second, 120 s, unverified) without and with PAGES_OPEN
+#                                             (50) pages held open (--live-pages), in turns, twice; then a 256-store day
+#                                             without and with them, for the POSTs' latency beside them
 #   ASK=1 STORES="" TRANSIENT_STORES="" loadtest/measure.sh
 #                                             the sales question's own peak: 50 connections asking the top 10 items at
 #                                             random stores for 10 s (wrk, loadtest/wrk/top-items.lua), on the idle
@@ -201,6 +206,19 @@ if [ -n "${QUIET:-}" ]; then
   fi
   # shellcheck disable=SC2086 # LOAD_ARGS is several words on purpose
   load "quiet: an eighth of the day's rate, constant, 256 stores${QUIET_WARM:+, warm}" "${quiet[@]}" $LOAD_ARGS
+fi
+
+if [ -n "${PAGES:-}" ]; then
+  # shellcheck disable=SC2086 # SETTINGS is several words on purpose
+  system_up Broker__PersistentDelivery=true ${SETTINGS:-}
+  pages=${PAGES_OPEN:-50}
+  real_rate=(--stores 256 --simulation Constant --rate 0.1 --purchases-per-hour 12 --hours 1 --warm-up 10 --no-verify)
+  for turn in 1 2; do
+    load "the chain's real rate, no live page ($turn)" "${real_rate[@]}"
+    load "the chain's real rate, $pages live pages ($turn)" "${real_rate[@]}" --live-pages "$pages"
+  done
+  load "persistent, 256 stores, no live page" --stores 256
+  load "persistent, 256 stores, $pages live pages" --stores 256 --live-pages "$pages"
 fi
 
 # CPU seconds (user + system) every process of the machine has used so far, from /proc/stat's first line.

@@ -75,6 +75,8 @@ public sealed class LoadCommandLine
     private readonly Option<int> _salesQueries = AtLeast("--sales-queries-per-second",
         "sales GETs per second while the day runs (a store's top items, an item's top stores, alternately), timed apart from the POSTs",
         Defaults.SalesQueriesPerSecond, 0);
+    private readonly Option<int> _livePages = AtLeast("--live-pages",
+        "live pages (the page at /) held open while the day runs, each reading its stream of rankings", 0, 0);
     private readonly Option<int> _retryFor = AtLeast("--retry-for",
         "retry a purchase that got no answer, 502, 503 or 504 for up to S seconds, honouring Retry-After, with an Idempotency-Key (0: never, as the reference client)",
         (int)Defaults.RetryFor.TotalSeconds, 0);
@@ -146,7 +148,7 @@ public sealed class LoadCommandLine
             + $"{UsageError} a command line it did not understand.")
         {
             _stores, _customersPerStore, _maxItemId, _purchasesPerHour, _itemsPerPurchase, _date, _url, _hours, _simulation, _rate, _rampFrom,
-            _maxInFlight, _warmUp, _thresholds, _label, _plain, _seed, _historyQueries, _salesQueries, _retryFor, _runId, _reports, _noVerify, _checkEveryStore,
+            _maxInFlight, _warmUp, _thresholds, _label, _plain, _seed, _historyQueries, _salesQueries, _livePages, _retryFor, _runId, _reports, _noVerify, _checkEveryStore,
             _tillCredentials, _verifyTimeout, _wholeHistoryChecksUpTo, _database, _brokerManagement, _brokerVirtualHost, _workers, compare, new ChaosCommandLine().Command,
             new HistoryFillCommandLine().Command, new FaultCommandLine().Command, new DatabaseCommandLine().Command,
         };
@@ -188,6 +190,7 @@ public sealed class LoadCommandLine
         Seed = parsed.GetValue(_seed),
         HistoryQueriesPerSecond = parsed.GetValue(_historyQueries),
         SalesQueriesPerSecond = parsed.GetValue(_salesQueries),
+        LivePages = parsed.GetValue(_livePages),
         RetryFor = TimeSpan.FromSeconds(parsed.GetValue(_retryFor)),
         RunId = parsed.GetValue(_runId)!,
         ReportsDirectory = parsed.GetValue(_reports),

@@ -51,6 +51,10 @@ public sealed record LoadOptions
     /// stores, alternately), timed apart from the POSTs. Zero: none.</summary>
     public int SalesQueriesPerSecond { get; init; }
 
+    /// <summary>Live pages (the page at /) held open while the day runs, each reading its stream: what the analysts'
+    /// pages cost the system beside the day. Zero: none.</summary>
+    public int LivePages { get; init; }
+
     /// <summary>How long a store keeps retrying a purchase that got no answer, a 502, a 503 or a 504, honouring
     /// Retry-After and sending the same Idempotency-Key each time. Zero: no retries and no keys, as the reference
     /// client. The chaos run sets it.</summary>

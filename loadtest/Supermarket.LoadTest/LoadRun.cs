@@ -73,9 +73,11 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"{options.Simulation.Describe()}: {options.Stores} stores x {options.Hours} hours x {options.PurchasesPerHour} purchases/hour = {options.TotalPurchases:N0} POSTs to {options.Url}"));
         var readers = new DayReaders(http, options);
+        var pages = new LivePages(options);
         using var stopMonitor = new CancellationTokenSource();
         var monitoring = monitor.RunAsync(stopMonitor.Token);
         var reading = readers.RunAsync(stopMonitor.Token);
+        var watching = pages.RunAsync(stopMonitor.Token);
         var poolBefore = database is null ? null : await BufferPoolPages.ReadAsync(database);
         var cpuBefore = ProcessCpu.Snapshot();
         var watch = Stopwatch.StartNew();
@@ -84,6 +86,7 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
         await stopMonitor.CancelAsync();
         await monitoring;
         await reading;
+        await watching;
 
         var published = await PublishedMessages.ReadAsync(options.ApiManagement) is { } publishedAfter && publishedBefore is not null
             ? publishedAfter.Since(publishedBefore)
@@ -100,6 +103,11 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
         {
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"GET {figures.Question}: {figures.Asked:N0} asked, {figures.Failures:N0} not 200, p50 {figures.P50Ms:F2} ms, p99 {figures.P99Ms:F2} ms, p99.9 {figures.P999Ms:F2} ms, max {figures.MaxMs:F2} ms"));
+        }
+
+        if (pages.Describe() is { } seen)
+        {
+            Console.WriteLine(seen);
         }
 
         var cpuCaughtUp = options.Verify ? null : ProcessCpu.Snapshot();

@@ -3,6 +3,7 @@ using Supermarket.Api.Access;
 using Supermarket.Api.Broker;
 using Supermarket.Api.History;
 using Supermarket.Api.Insights;
+using Supermarket.Api.Live;
 using Supermarket.Api.OpenApi;
 using Supermarket.Api.Purchases;
 using Supermarket.Contracts.Catalog;
@@ -25,28 +26,32 @@ public static class ApiSetup
         builder.AddPurchaseIngest();
         builder.AddSalesInsights();
         builder.AddPurchaseHistory();
+        builder.AddLiveSales();
         builder.Services.AddProblemDetails();
         builder.Services.AddSupermarketSwagger();
         return builder;
     }
 
-    /// <summary>The middleware every request passes, in its order: problem details for errors and bare statuses, who
-    /// may do what, Swagger UI.</summary>
+    /// <summary>The middleware every request passes, in its order: problem details for errors and bare statuses, the live
+    /// page's files (wwwroot, index.html at /), who may do what, Swagger UI.</summary>
     public static WebApplication UseApiMiddleware(this WebApplication app)
     {
         app.UseExceptionHandler();
         app.UseStatusCodePages();
+        app.UseDefaultFiles();
+        app.UseStaticFiles();
         app.UseSupermarketAccess();
         app.UseSupermarketSwagger();
         return app;
     }
 
-    /// <summary>Every endpoint of the API: the course's (purchases, sales insights) and purchase history.</summary>
+    /// <summary>Every endpoint of the API: the course's (purchases, sales insights), purchase history and the live page's stream.</summary>
     public static WebApplication MapApiEndpoints(this WebApplication app)
     {
         app.MapPurchases();
         app.MapSalesInsights();
         app.MapPurchaseHistory();
+        app.MapLiveSales();
         return app;
     }
 }

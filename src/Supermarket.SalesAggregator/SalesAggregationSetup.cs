@@ -36,6 +36,7 @@ public static class SalesAggregationSetup
         builder.Services.AddSingleton(services => new AboutFact("salesShard", () => SalesShardFacts(services)));
         builder.Services.AddSingleton<SalesMetrics>();
         builder.Services.AddSingleton<MatrixReadiness>();
+        builder.Services.AddSingleton<CountingPace>();
         builder.Services.AddHealthChecks().AddCheck<MatrixReadyCheck>("sales-matrix", tags: [ServiceDefaultsExtensions.ReadyTag]);
         builder.Services.AddSingleton<ISalesLedger>(services => new SalesLedgerReader(
             services.GetRequiredService<IOptions<DatabaseOptions>>(), services.GetRequiredService<IOptions<AggregatorOptions>>().Value.LedgerPageSize));

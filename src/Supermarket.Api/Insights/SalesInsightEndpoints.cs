@@ -49,7 +49,7 @@ public static class SalesInsightEndpoints
     }
 
     private static async Task<Results<Ok<TopStoresResponse>, ProblemHttpResult>> TopStoresForItem(
-        [Description("The item's id, a whole number from 1 to the catalog's last item (Catalog:MaxItemId).")] string itemID, [AsParameters] SalesDays days,
+        [Description(ParameterDescriptions.Item)] string itemID, [AsParameters] SalesDays days,
         HttpContext http, [AsParameters] SalesInsightServices services)
     {
         var dayError = days.Parse(out var from, out var to);

@@ -24,7 +24,7 @@ namespace Supermarket.SalesAggregator.Ledger;
 /// </remarks>
 public sealed class SalesLedgerFeed(
     SalesMatrix matrix, SalesByDay days, ISalesLedger ledger, SalesCheckpoint checkpoint, MatrixReadiness readiness, SalesMetrics metrics,
-    IOptions<AggregatorOptions> options, TimeProvider clock, ILogger<SalesLedgerFeed> logger) : BackgroundService
+    CountingPace pace, IOptions<AggregatorOptions> options, TimeProvider clock, ILogger<SalesLedgerFeed> logger) : BackgroundService
 {
     /// <summary>How long a stop waits for the loop to end: a cancelled ledger read ends in milliseconds, the page being
     /// applied in well under a second.</summary>
@@ -237,6 +237,7 @@ public sealed class SalesLedgerFeed(
             }
 
             metrics.Applied(entry.Purchases, now - new DateTimeOffset(DateTime.SpecifyKind(entry.StoredAt, DateTimeKind.Utc)));
+            pace.Counted(entry.Purchases, entry.StoredAt);
             _position = LedgerPosition.Of(entry);
             applied++;
         }

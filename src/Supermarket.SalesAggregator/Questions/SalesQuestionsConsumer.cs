@@ -2,6 +2,7 @@ using System.Diagnostics;
 using MassTransit;
 using Supermarket.Contracts.Sales;
 using Supermarket.Messaging;
+using Supermarket.SalesAggregator.Ledger;
 using Supermarket.SalesCounting;
 
 namespace Supermarket.SalesAggregator.Questions;
@@ -9,7 +10,8 @@ namespace Supermarket.SalesAggregator.Questions;
 /// <summary>Answers the API's questions from the live matrix (all time) or the days (a range of days): of its shard's
 /// items, the API merging the shards' answers. Served from a queue of its own, so a question never waits behind a
 /// backlog of purchases.</summary>
-public sealed class SalesQuestionsConsumer(SalesMatrix matrix, SalesByDay days, MatrixReadiness readiness, SalesMetrics metrics, TimeProvider clock)
+public sealed class SalesQuestionsConsumer(
+    SalesMatrix matrix, SalesByDay days, MatrixReadiness readiness, CountingPace pace, SalesMetrics metrics, TimeProvider clock)
     : IConsumer<TopItemsForStore>, IConsumer<TopStoresForItem>, IConsumer<SalesQuestions>
 {
     public Task Consume(ConsumeContext<TopItemsForStore> context)
@@ -200,7 +202,7 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, SalesByDay days, 
         // After the ranking: a day that fell out while it ranked has moved the first day answerable past it already.
         if (Refusal(request.From, request.To) is { } refused)
         {
-            return new TopItemsAtStore(request.StoreId, [], countedThrough, refused);
+            return new TopItemsAtStore(request.StoreId, [], countedThrough, refused, [pace.Status()]);
         }
 
         var items = new ItemSales[count];
@@ -209,7 +211,7 @@ public sealed class SalesQuestionsConsumer(SalesMatrix matrix, SalesByDay days, 
             items[i] = new ItemSales(best[i].Id, best[i].Units);
         }
 
-        return new TopItemsAtStore(request.StoreId, items, countedThrough);
+        return new TopItemsAtStore(request.StoreId, items, countedThrough, Counting: [pace.Status()]);
     }
 
     private TopStoresOfItem TopStores(TopStoresForItem request, long countedThrough)

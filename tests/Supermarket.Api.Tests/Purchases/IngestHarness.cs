@@ -38,6 +38,7 @@ public sealed class IngestHarness : IAsyncDisposable
             .AddLogging()
             .AddMetrics()
             .AddSingleton(Options.Create(new BrokerOptions { Username = "api", Password = "unused" }))
+            .AddSingleton(TimeProvider.System)
             .AddSingleton<IngestMetrics>()
             .AddSingleton<BrokerConnection>()
             .AddSingleton<ConfirmedPublisher>()

@@ -10,8 +10,6 @@ namespace Supermarket.IntegrationTests.AppHost;
 /// (Debian's chromium, driven by Playwright): what a user sees there.</summary>
 public sealed class DashboardTests(TestedAppHost appHost, ITestOutputHelper output)
 {
-    private const string Chromium = "/usr/bin/chromium";
-
     private static readonly string[] OneShots = ["mariadb-install", "mariadb-accounts", "schema-migration"];
 
     [Fact]
@@ -35,12 +33,7 @@ public sealed class DashboardTests(TestedAppHost appHost, ITestOutputHelper outp
         }
 
         using var playwright = await Playwright.CreateAsync();
-        await using var browser = await playwright.Chromium.LaunchAsync(new()
-        {
-            ExecutablePath = Chromium,
-            Headless = true,
-            Args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        });
+        await using var browser = await Chromium.LaunchAsync(playwright);
         var page = await browser.NewPageAsync(new() { ViewportSize = new() { Width = 1600, Height = 1000 } });
 
         // The login token in the address signs the browser in; the resources page follows.

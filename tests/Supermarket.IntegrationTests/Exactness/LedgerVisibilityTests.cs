@@ -125,7 +125,7 @@ public sealed class LedgerVisibilityTests(ITestOutputHelper output)
         var matrix = new SalesMatrix(Item, Store, new ItemRange(1, Item));
         var readiness = new MatrixReadiness();
         var feed = new SalesLedgerFeed(matrix, new SalesByDay(Store, new ItemRange(1, Item), options.Value.DaysKept), ledger, new SalesCheckpoint(options, Options.Create(new SalesShardOptions()), NullLogger<SalesCheckpoint>.Instance), readiness,
-            new SalesMetrics(meters, readiness), options, TimeProvider.System, NullLogger<SalesLedgerFeed>.Instance);
+            new SalesMetrics(meters, readiness), new CountingPace(options, TimeProvider.System), options, TimeProvider.System, NullLogger<SalesLedgerFeed>.Instance);
         return new RunningFeed(feed, matrix, ledger);
     }
 

@@ -322,7 +322,7 @@ public sealed class SalesLedgerFeedTests : IAsyncDisposable
         var readiness = new MatrixReadiness();
         var days = new SalesByDay(8, new ItemRange(1, maxItemId), options.Value.DaysKept);
         var feed = new SalesLedgerFeed(matrix, days, _ledger, new SalesCheckpoint(options, Options.Create(new SalesShardOptions()), NullLogger<SalesCheckpoint>.Instance), readiness,
-            new SalesMetrics(_meters.GetRequiredService<IMeterFactory>(), readiness), options, TimeProvider.System, NullLogger<SalesLedgerFeed>.Instance);
+            new SalesMetrics(_meters.GetRequiredService<IMeterFactory>(), readiness), new CountingPace(options, TimeProvider.System), options, TimeProvider.System, NullLogger<SalesLedgerFeed>.Instance);
         return new RunningFeed(feed, matrix, readiness, options, days);
     }
 

@@ -5,6 +5,7 @@ using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.Ledger;
 using Supermarket.Contracts.Sales;
 using Supermarket.Messaging;
+using Supermarket.SalesAggregator.Ledger;
 using Supermarket.SalesAggregator.Questions;
 using Supermarket.SalesAggregator.Sharding;
 using Supermarket.SalesCounting;
@@ -40,6 +41,8 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
             .AddSingleton(_readiness)
             .AddSingleton(Shard)
             .AddSingleton<SalesMetrics>()
+            .AddSingleton(Microsoft.Extensions.Options.Options.Create(new AggregatorOptions { Shard = Shard.Number }))
+            .AddSingleton<CountingPace>()
             .AddSingleton<TimeProvider>(_clock)
             .AddMassTransitTestHarness(bus =>
             {
@@ -61,7 +64,9 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
     [Fact]
     public async Task The_top_items_at_a_store_come_from_the_matrix_best_first_with_how_far_it_counted()
     {
+        var storedAt = new DateTime(2021, 4, 1, 12, 0, 0, DateTimeKind.Utc);
         _matrix.RecordSales([new SaleLine(3, 27, 5), new SaleLine(3, 29, 8), new SaleLine(4, 27, 100)]);
+        _services.GetRequiredService<CountingPace>().Counted(2, storedAt);
         _readiness.CountedUpTo(42);
         _readiness.Complete(fromCheckpoint: false, entriesRead: 1);
         FollowTheLedger();
@@ -70,6 +75,9 @@ public sealed class SalesQuestionsConsumerTests : IAsyncLifetime
 
         Assert.Equal([new ItemSales(29, 8), new ItemSales(27, 5)], answer.Message.Items);
         Assert.Equal(42, answer.Message.CountedThrough);
+        // The live page's view of the counting: this shard and replica, counted through the entry stored last.
+        var counting = Assert.Single(answer.Message.Counting!);
+        Assert.Equal((Shard.Number, storedAt), (counting.Shard, counting.CountedStoredAt));
     }
 
     [Fact]

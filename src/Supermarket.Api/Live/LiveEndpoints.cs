@@ -1,0 +1,115 @@
+using System.ComponentModel;
+using System.Diagnostics;
+using System.Net.ServerSentEvents;
+using System.Runtime.CompilerServices;
+using System.Text.Json;
+using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.AspNetCore.Mvc;
+using Microsoft.Extensions.Options;
+using Supermarket.Api.Access;
+using Supermarket.Api.Insights;
+using Supermarket.Api.OpenApi;
+using Supermarket.Api.Problems;
+using Supermarket.Api.Purchases;
+using Supermarket.Contracts.Catalog;
+
+namespace Supermarket.Api.Live;
+
+/// <summary>The live page (wwwroot/index.html, served at /) and the stream it reads: a store's top items and an item's
+/// top stores over the days chosen, as they change, and the chain at a glance.</summary>
+public static class LiveEndpoints
+{
+    public static IEndpointRouteBuilder MapLiveSales(this IEndpointRouteBuilder app)
+    {
+        var live = app.MapGroup("/live").WithTags("Live page").RequireForCourseApi(AccessSetup.AskSales);
+        live.MapGet("/sales", Stream)
+            .WithName("LiveSales")
+            .WithSummary("Server-sent events for the live page: 'store' and 'item' rankings whenever they change, 'chain' every update.")
+            .ProducesProblem(StatusCodes.Status400BadRequest);
+        return app;
+    }
+
+    private static Results<ServerSentEventsResult<string>, ProblemHttpResult> Stream(
+        [AsParameters] LiveSelection selection, [AsParameters] SalesDays days, HttpContext http, LiveSales live, IOptions<CatalogOptions> catalog)
+    {
+        var dayError = days.Parse(out var from, out var to);
+        var storeError = PurchasePath.ParseId(selection.Store ?? "", "store", catalog.Value.MaxStoreId, out var store);
+        var itemError = PurchasePath.ParseId(selection.Item ?? "", "item", catalog.Value.MaxItemId, out var item);
+        if ((storeError ?? itemError ?? dayError) is { } error)
+        {
+            return ClientErrors.Invalid(error);
+        }
+
+        // nginx, in front of several APIs, passes each event on at once rather than buffering the stream.
+        http.Response.Headers["X-Accel-Buffering"] = "no";
+        return TypedResults.ServerSentEvents(EventsAsync(live,
+            new LiveQuestion(LiveQuestionKind.TopItemsAtStore, store, from, to),
+            new LiveQuestion(LiveQuestionKind.TopStoresForItem, item, from, to), http.RequestAborted));
+    }
+
+    /// <summary>Each ranking when it changes, and the chain at most once an update: until the page goes.</summary>
+    private static async IAsyncEnumerable<SseItem<string>> EventsAsync(LiveSales live, LiveQuestion storeQuestion, LiveQuestion itemQuestion,
+        [EnumeratorCancellation] CancellationToken pageGone)
+    {
+        using var store = live.Watch(storeQuestion);
+        using var item = live.Watch(itemQuestion);
+        if (store is null || item is null)
+        {
+            yield return Event("refused", new { message = "The live page watches as many questions as it may (Live:MaxQuestionsWatched); try again later." });
+            yield break;
+        }
+
+        LiveRanking? storeSent = null, itemSent = null;
+        var chainDue = 0L;
+        while (!pageGone.IsCancellationRequested)
+        {
+            if (!ReferenceEquals(store.Latest, storeSent))
+            {
+                storeSent = store.Latest;
+                yield return Event("store", storeSent);
+            }
+
+            if (!ReferenceEquals(item.Latest, itemSent))
+            {
+                itemSent = item.Latest;
+                yield return Event("item", itemSent);
+            }
+
+            if (Stopwatch.GetTimestamp() >= chainDue)
+            {
+                chainDue = Stopwatch.GetTimestamp() + (long)(live.UpdateInterval.TotalSeconds * Stopwatch.Frequency);
+                yield return Event("chain", live.Chain());
+            }
+
+            if (!await NextUpdateAsync(Task.WhenAny(store.Changed, item.Changed), live.UpdateInterval, pageGone))
+            {
+                yield break;
+            }
+        }
+    }
+
+    /// <summary>Waits for a ranking to change, at most an update's time (the chain moves on); false once the page has gone.</summary>
+    private static async Task<bool> NextUpdateAsync(Task changed, TimeSpan update, CancellationToken pageGone)
+    {
+        try
+        {
+            await changed.WaitAsync(update, pageGone);
+        }
+        catch (TimeoutException)
+        {
+        }
+        catch (OperationCanceledException)
+        {
+            return false;
+        }
+
+        return true;
+    }
+
+    private static SseItem<string> Event<T>(string type, T data) => new(JsonSerializer.Serialize(data, JsonSerializerOptions.Web), type);
+}
+
+/// <summary>The store and the item a page shows, from its query.</summary>
+public sealed record LiveSelection(
+    [property: FromQuery(Name = "store"), Description(ParameterDescriptions.Store)] string? Store,
+    [property: FromQuery(Name = "item"), Description(ParameterDescriptions.Item)] string? Item);

@@ -1,0 +1,227 @@
+using MassTransit;
+using Microsoft.Extensions.Options;
+using Supermarket.Api.Broker;
+using Supermarket.Api.Insights;
+using Supermarket.Api.Purchases;
+using Supermarket.Contracts.Sales;
+
+namespace Supermarket.Api.Live;
+
+/// <summary>
+/// The questions the open live pages watch. Each is asked of the aggregators once every Live:UpdateInterval while any
+/// page watches it, however many do, through the same shard clients as the GETs (so the asking travels with theirs);
+/// the pages are sent its latest ranking. A ranking is never replaced by one counted through an earlier ledger entry,
+/// so a page never shows fewer units than it showed for the same question. When no answer comes, the last ranking stays,
+/// marked with why (<see cref="LiveRanking.State"/>): the page shows it as not current.
+/// </summary>
+public sealed class LiveSales(
+    SalesShardClients shards, BrokerConnection broker, IngestMetrics ingest, IOptions<InsightOptions> insights, IOptions<LiveOptions> options,
+    IOptions<SalesShardOptions> shardOptions, TimeProvider clock, ILogger<LiveSales> logger) : IDisposable
+{
+    private readonly Dictionary<LiveQuestion, Watched> _watched = [];
+    private readonly Dictionary<(int Shard, string Replica), (CountingStatus Status, DateTimeOffset Seen)> _replicas = [];
+    private readonly Lock _lock = new();
+
+    public TimeSpan UpdateInterval => options.Value.UpdateInterval;
+
+    /// <summary>Watches <paramref name="question"/> until the viewer is disposed; null when Live:MaxQuestionsWatched
+    /// questions are watched already.</summary>
+    public LiveViewer? Watch(LiveQuestion question)
+    {
+        lock (_lock)
+        {
+            if (!_watched.TryGetValue(question, out var watched))
+            {
+                if (_watched.Count >= options.Value.MaxQuestionsWatched)
+                {
+                    return null;
+                }
+
+                watched = new Watched(question, new LiveRanking(Name(question.Kind), question.Id, Day(question.From), Day(question.To), "starting",
+                    "Asking the Sales aggregator.", [], null, 0));
+                _watched.Add(question, watched);
+                _ = Task.Run(() => AskWhileWatchedAsync(watched));
+            }
+
+            watched.Viewers++;
+            return new LiveViewer(watched, () => Leave(watched));
+        }
+    }
+
+    /// <summary>The chain at a glance, now: this API's confirmed purchases and each shard's counting as its replicas
+    /// last answered a store's question.</summary>
+    public LiveChain Chain()
+    {
+        var now = clock.GetUtcNow();
+        List<LiveShard> shardsSeen;
+        lock (_lock)
+        {
+            // Replicas gone for long (restarted ones come back under another name) are forgotten.
+            foreach (var gone in _replicas.Where(replica => now - replica.Value.Seen > 10 * options.Value.ReplicaSeenWithin).Select(replica => replica.Key).ToList())
+            {
+                _replicas.Remove(gone);
+            }
+
+            shardsSeen = [.. _replicas.Values
+                .Where(replica => now - replica.Seen <= options.Value.ReplicaSeenWithin)
+                .GroupBy(replica => replica.Status.Shard)
+                .Select(shard => shard.MaxBy(replica => replica.Seen) is var latest
+                    ? new LiveShard(shard.Key, shard.Count(), latest.Status.CountedStoredAt, latest.Status.PurchasesPerSecond, latest.Seen)
+                    : throw new InvalidOperationException())
+                .OrderBy(shard => shard.Shard)];
+        }
+
+        var lastConfirmed = ingest.Confirmed.Last;
+        var shardCount = shardOptions.Value.Count;
+        // Behind the last 201 by the time between it and the ledger entry counted last, by the shard furthest behind;
+        // not known while a shard has not answered.
+        double? lag = lastConfirmed is { } last && shardsSeen.Count == shardCount
+            ? Math.Max(0, (last - shardsSeen.Min(shard => new DateTimeOffset(shard.CountedStoredAt, TimeSpan.Zero))).TotalSeconds)
+            : null;
+        return new LiveChain(now, ingest.Confirmed.PerSecond(), lastConfirmed, shardCount, [.. shardsSeen], lag);
+    }
+
+    private void Leave(Watched watched)
+    {
+        lock (_lock)
+        {
+            if (--watched.Viewers == 0)
+            {
+                _watched.Remove(watched.Question);
+                watched.Stop.Cancel();
+            }
+        }
+    }
+
+    private async Task AskWhileWatchedAsync(Watched watched)
+    {
+        try
+        {
+            while (!watched.Stop.IsCancellationRequested)
+            {
+                watched.Publish(await AskAsync(watched.Question, watched.Latest));
+                await Task.Delay(options.Value.UpdateInterval, clock, watched.Stop.Token);
+            }
+        }
+        catch (OperationCanceledException) when (watched.Stop.IsCancellationRequested)
+        {
+        }
+    }
+
+    /// <summary>The question asked once, as a GET asks it (the same deadline, the same outcomes: WorkerQuestions),
+    /// turned into the ranking the pages get: the answer, or <paramref name="last"/> marked with why none came.</summary>
+    private async Task<LiveRanking> AskAsync(LiveQuestion question, LiveRanking last)
+    {
+        var timeout = insights.Value.QueryTimeout;
+        if (!broker.CanAsk())
+        {
+            return last with { State = "away", Message = "The message broker cannot be reached: the Sales aggregator cannot be asked." };
+        }
+
+        using var deadline = new CancellationTokenSource(timeout);
+        try
+        {
+            var (bars, countedThrough, refused) = question.Kind == LiveQuestionKind.TopItemsAtStore
+                ? Ranked(await shards.TopItemsAtStoreAsync(question.AsTopItems(insights.Value.TopItemsCount), deadline.Token))
+                : Ranked(await shards.TopStoresForItemAsync(question.AsTopStores(insights.Value.TopStoresCount), deadline.Token));
+            if (refused is not null)
+            {
+                return last with { State = "refused", Message = refused.Reason };
+            }
+
+            // Never fewer units than shown: an answer counted through less than the one shown is not shown.
+            return countedThrough < last.CountedThrough
+                ? last with { State = "current", Message = null }
+                : last with { State = "current", Message = null, Bars = bars, AsOf = clock.GetUtcNow(), CountedThrough = countedThrough };
+        }
+        catch (SalesShardsAway away)
+        {
+            return last with { State = "away", Message = away.Message };
+        }
+        catch (Exception exception) when (exception is RequestTimeoutException or OperationCanceledException)
+        {
+            return last with { State = "late", Message = $"The Sales aggregator did not answer within {timeout.TotalSeconds:0.#} s (Insights:QueryTimeout)." };
+        }
+        catch (Exception exception)
+        {
+            logger.LogWarning(exception, "Asking the Sales aggregator for the live page failed");
+            return last with { State = "away", Message = "The Sales aggregator cannot be asked now." };
+        }
+    }
+
+    private (LiveBar[] Bars, long CountedThrough, RangeRefused? Refused) Ranked(TopItemsAtStore answer)
+    {
+        if (answer.Counting is { } counting)
+        {
+            var seen = clock.GetUtcNow();
+            lock (_lock)
+            {
+                foreach (var status in counting)
+                {
+                    _replicas[(status.Shard, status.Replica)] = (status, seen);
+                }
+            }
+        }
+
+        return ([.. answer.Items.Select(item => new LiveBar(item.ItemId, item.Units))], answer.CountedThrough, answer.Refused);
+    }
+
+    private static (LiveBar[] Bars, long CountedThrough, RangeRefused? Refused) Ranked(TopStoresOfItem answer) =>
+        ([.. answer.Stores.Select(store => new LiveBar(store.StoreId, store.Units))], answer.CountedThrough, answer.Refused);
+
+    private static string Name(LiveQuestionKind kind) => kind == LiveQuestionKind.TopItemsAtStore ? "store" : "item";
+
+    private static string? Day(DateOnly? day) => day?.ToString("yyyyMMdd", System.Globalization.CultureInfo.InvariantCulture);
+
+    public void Dispose()
+    {
+        lock (_lock)
+        {
+            foreach (var watched in _watched.Values)
+            {
+                watched.Stop.Cancel();
+            }
+
+            _watched.Clear();
+        }
+    }
+
+    /// <summary>A question some pages watch: its latest ranking, and a task that completes when the next is published.</summary>
+    internal sealed class Watched(LiveQuestion question, LiveRanking starting)
+    {
+        private LiveRanking _latest = starting;
+        private TaskCompletionSource _changed = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        public LiveQuestion Question { get; } = question;
+
+        /// <summary>The pages watching it; changed under the hub's lock.</summary>
+        public int Viewers { get; set; }
+
+        public CancellationTokenSource Stop { get; } = new();
+
+        public LiveRanking Latest => Volatile.Read(ref _latest);
+
+        public Task Changed => Volatile.Read(ref _changed).Task;
+
+        public void Publish(LiveRanking ranking)
+        {
+            Volatile.Write(ref _latest, ranking);
+            Interlocked.Exchange(ref _changed, new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).TrySetResult();
+        }
+    }
+}
+
+/// <summary>One page's watch of a question: its latest ranking and when the next comes; disposed when the page goes.</summary>
+public sealed class LiveViewer : IDisposable
+{
+    private readonly LiveSales.Watched _watched;
+    private Action? _leave;
+
+    internal LiveViewer(LiveSales.Watched watched, Action leave) => (_watched, _leave) = (watched, leave);
+
+    public LiveRanking Latest => _watched.Latest;
+
+    public Task Changed => _watched.Changed;
+
+    public void Dispose() => Interlocked.Exchange(ref _leave, null)?.Invoke();
+}
