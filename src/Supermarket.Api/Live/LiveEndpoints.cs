@@ -24,13 +24,14 @@ public static class LiveEndpoints
         var live = app.MapGroup("/live").WithTags("Live page").RequireForCourseApi(AccessSetup.AskSales);
         live.MapGet("/sales", Stream)
             .WithName("LiveSales")
-            .WithSummary("Server-sent events for the live page: 'store' and 'item' rankings whenever they change, 'chain' every update.")
+            .WithSummary("Server-sent events for the live page: the 'store' and 'item' rankings each time they are asked, 'chain' once an update.")
             .ProducesProblem(StatusCodes.Status400BadRequest);
         return app;
     }
 
     private static Results<ServerSentEventsResult<string>, ProblemHttpResult> Stream(
-        [AsParameters] LiveSelection selection, [AsParameters] SalesDays days, HttpContext http, LiveSales live, IOptions<CatalogOptions> catalog)
+        [AsParameters] LiveSelection selection, [AsParameters] SalesDays days, HttpContext http, LiveSales live, IOptions<CatalogOptions> catalog,
+        IHostApplicationLifetime lifetime)
     {
         var dayError = days.Parse(out var from, out var to);
         var storeError = PurchasePath.ParseId(selection.Store ?? "", "store", catalog.Value.MaxStoreId, out var store);
@@ -44,13 +45,15 @@ public static class LiveEndpoints
         http.Response.Headers["X-Accel-Buffering"] = "no";
         return TypedResults.ServerSentEvents(EventsAsync(live,
             new LiveQuestion(LiveQuestionKind.TopItemsAtStore, store, from, to),
-            new LiveQuestion(LiveQuestionKind.TopStoresForItem, item, from, to), http.RequestAborted));
+            new LiveQuestion(LiveQuestionKind.TopStoresForItem, item, from, to), lifetime.ApplicationStopping, http.RequestAborted));
     }
 
-    /// <summary>Each ranking when it changes, and the chain at most once an update: until the page goes.</summary>
+    /// <summary>Each ranking as it is asked, and the chain at most once an update: until the page goes, or the API stops
+    /// (a page reconnects on its own; a stream left open would hold the API's stop up for its whole shutdown time).</summary>
     private static async IAsyncEnumerable<SseItem<string>> EventsAsync(LiveSales live, LiveQuestion storeQuestion, LiveQuestion itemQuestion,
-        [EnumeratorCancellation] CancellationToken pageGone)
+        CancellationToken apiStopping, [EnumeratorCancellation] CancellationToken pageGone)
     {
+        using var ended = CancellationTokenSource.CreateLinkedTokenSource(apiStopping, pageGone);
         using var store = live.Watch(storeQuestion);
         using var item = live.Watch(itemQuestion);
         if (store is null || item is null)
@@ -61,8 +64,10 @@ public static class LiveEndpoints
 
         LiveRanking? storeSent = null, itemSent = null;
         var chainDue = 0L;
-        while (!pageGone.IsCancellationRequested)
+        while (!ended.IsCancellationRequested)
         {
+            // Before the rankings are read: one published in between completes it.
+            var changed = Task.WhenAny(store.Changed, item.Changed);
             if (!ReferenceEquals(store.Latest, storeSent))
             {
                 storeSent = store.Latest;
@@ -81,14 +86,14 @@ public static class LiveEndpoints
                 yield return Event("chain", live.Chain());
             }
 
-            if (!await NextUpdateAsync(Task.WhenAny(store.Changed, item.Changed), live.UpdateInterval, pageGone))
+            if (!await NextUpdateAsync(changed, live.UpdateInterval, ended.Token))
             {
                 yield break;
             }
         }
     }
 
-    /// <summary>Waits for a ranking to change, at most an update's time (the chain moves on); false once the page has gone.</summary>
+    /// <summary>Waits for a ranking to change, at most an update's time (the chain moves on); false once the stream has ended.</summary>
     private static async Task<bool> NextUpdateAsync(Task changed, TimeSpan update, CancellationToken pageGone)
     {
         try

@@ -23,5 +23,6 @@ public sealed record LiveChain(
     [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)] double? CountingLagSeconds);
 
 /// <summary>One shard's counting: how many of its replicas answered within Live:ReplicaSeenWithin, when the ledger entry
-/// it counted last was stored, the purchases it counted a second, and when it last answered.</summary>
-public sealed record LiveShard(int Shard, int ReplicasAnswering, DateTime CountedStoredAt, double PurchasesPerSecond, DateTimeOffset LastAnswered);
+/// it counted last was stored (null: nothing counted since its start), the purchases it counted a second, and when it
+/// last answered.</summary>
+public sealed record LiveShard(int Shard, int ReplicasAnswering, DateTime? CountedStoredAt, double PurchasesPerSecond, DateTimeOffset LastAnswered);

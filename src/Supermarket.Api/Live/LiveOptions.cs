@@ -13,7 +13,8 @@ public sealed class LiveOptions
     public TimeSpan UpdateInterval { get; set; } = TimeSpan.FromSeconds(1);
 
     /// <summary>The most questions the open pages may watch at once (each asked every <see cref="UpdateInterval"/>);
-    /// a page that would watch another gets 503: what pages cost the aggregators is bounded whatever is opened.</summary>
+    /// a page that would watch another is told to try again later: what pages cost the aggregators is bounded whatever
+    /// is opened.</summary>
     [Range(1, 100_000)]
     public int MaxQuestionsWatched { get; set; } = 500;
 

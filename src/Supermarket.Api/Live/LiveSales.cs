@@ -21,18 +21,19 @@ public sealed class LiveSales(
     private readonly Dictionary<LiveQuestion, Watched> _watched = [];
     private readonly Dictionary<(int Shard, string Replica), (CountingStatus Status, DateTimeOffset Seen)> _replicas = [];
     private readonly Lock _lock = new();
+    private bool _disposed;
 
     public TimeSpan UpdateInterval => options.Value.UpdateInterval;
 
     /// <summary>Watches <paramref name="question"/> until the viewer is disposed; null when Live:MaxQuestionsWatched
-    /// questions are watched already.</summary>
+    /// questions are watched already, or the API is stopping.</summary>
     public LiveViewer? Watch(LiveQuestion question)
     {
         lock (_lock)
         {
             if (!_watched.TryGetValue(question, out var watched))
             {
-                if (_watched.Count >= options.Value.MaxQuestionsWatched)
+                if (_disposed || _watched.Count >= options.Value.MaxQuestionsWatched)
                 {
                     return null;
                 }
@@ -74,9 +75,9 @@ public sealed class LiveSales(
         var lastConfirmed = ingest.Confirmed.Last;
         var shardCount = shardOptions.Value.Count;
         // Behind the last 201 by the time between it and the ledger entry counted last, by the shard furthest behind;
-        // not known while a shard has not answered.
-        double? lag = lastConfirmed is { } last && shardsSeen.Count == shardCount
-            ? Math.Max(0, (last - shardsSeen.Min(shard => new DateTimeOffset(shard.CountedStoredAt, TimeSpan.Zero))).TotalSeconds)
+        // not known while a shard has not answered, or has counted nothing since its start.
+        double? lag = lastConfirmed is { } last && shardsSeen.Count == shardCount && shardsSeen.All(shard => shard.CountedStoredAt is not null)
+            ? Math.Max(0, (last - shardsSeen.Min(shard => new DateTimeOffset(shard.CountedStoredAt!.Value, TimeSpan.Zero))).TotalSeconds)
             : null;
         return new LiveChain(now, ingest.Confirmed.PerSecond(), lastConfirmed, shardCount, [.. shardsSeen], lag);
     }
@@ -87,7 +88,12 @@ public sealed class LiveSales(
         {
             if (--watched.Viewers == 0)
             {
-                _watched.Remove(watched.Question);
+                // This watch only: after the hub's disposal another may stand under the same question.
+                if (_watched.TryGetValue(watched.Question, out var current) && current == watched)
+                {
+                    _watched.Remove(watched.Question);
+                }
+
                 watched.Stop.Cancel();
             }
         }
@@ -95,32 +101,34 @@ public sealed class LiveSales(
 
     private async Task AskWhileWatchedAsync(Watched watched)
     {
-        try
+        while (!watched.Stop.IsCancellationRequested)
         {
-            while (!watched.Stop.IsCancellationRequested)
+            watched.Publish(await AskAsync(watched.Question, watched.Latest, watched.Stop.Token));
+            try
             {
-                watched.Publish(await AskAsync(watched.Question, watched.Latest));
                 await Task.Delay(options.Value.UpdateInterval, clock, watched.Stop.Token);
             }
-        }
-        catch (OperationCanceledException) when (watched.Stop.IsCancellationRequested)
-        {
+            catch (OperationCanceledException)
+            {
+                return;
+            }
         }
     }
 
     /// <summary>The question asked once, as a GET asks it (the same deadline, the same outcomes: WorkerQuestions),
     /// turned into the ranking the pages get: the answer, or <paramref name="last"/> marked with why none came.</summary>
-    private async Task<LiveRanking> AskAsync(LiveQuestion question, LiveRanking last)
+    private async Task<LiveRanking> AskAsync(LiveQuestion question, LiveRanking last, CancellationToken unwatched)
     {
         var timeout = insights.Value.QueryTimeout;
-        if (!broker.CanAsk())
-        {
-            return last with { State = "away", Message = "The message broker cannot be reached: the Sales aggregator cannot be asked." };
-        }
-
-        using var deadline = new CancellationTokenSource(timeout);
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(unwatched);
+        deadline.CancelAfter(timeout);
         try
         {
+            if (!broker.CanAsk())
+            {
+                return last with { State = "away", Message = "The message broker cannot be reached: the Sales aggregator cannot be asked." };
+            }
+
             var (bars, countedThrough, refused) = question.Kind == LiveQuestionKind.TopItemsAtStore
                 ? Ranked(await shards.TopItemsAtStoreAsync(question.AsTopItems(insights.Value.TopItemsCount), deadline.Token))
                 : Ranked(await shards.TopStoresForItemAsync(question.AsTopStores(insights.Value.TopStoresCount), deadline.Token));
@@ -177,6 +185,7 @@ public sealed class LiveSales(
     {
         lock (_lock)
         {
+            _disposed = true;
             foreach (var watched in _watched.Values)
             {
                 watched.Stop.Cancel();

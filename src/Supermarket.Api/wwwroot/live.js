@@ -58,7 +58,8 @@ function drawRanking(ranking) {
   const panel = panels[ranking.question];
   const key = `${ranking.question}/${ranking.id}/${ranking.from}/${ranking.to}`;
   const shown = shownThrough.get(key) ?? -1;
-  if (ranking.countedThrough >= shown && ranking.asOf) {
+  if (ranking.countedThrough < shown) return;
+  if (ranking.asOf) {
     shownThrough.set(key, ranking.countedThrough);
     const list = panel.querySelector(".bars");
     const most = Math.max(1, ...ranking.bars.map(bar => bar.units));
@@ -127,7 +128,16 @@ function showProblem(message) {
 }
 
 async function read(query, signal) {
-  const response = await fetch(`/live/sales?${query}`, { signal, headers: { Accept: "text/event-stream" } });
+  const headers = { Accept: "text/event-stream" };
+  const credential = document.getElementById("credential").value.trim();
+  if (credential) headers.Authorization = `Bearer ${credential}`;
+  const response = await fetch(`/live/sales?${query}`, { signal, headers });
+  if (response.status === 401 || response.status === 403) {
+    document.getElementById("credential-field").hidden = false;
+    showProblem("This API asks for an analyst's credential (Auth:RequireForCourseApi): paste one above and press Show. " +
+      "`dotnet run --project tools/Supermarket.Credentials -- analyst <your name>` prints one on the API's machine.");
+    return false;
+  }
   if (response.status === 400) {
     const refused = await response.json().catch(() => null);
     showProblem(refused?.detail ?? "The choice is not one the API can answer.");
@@ -140,7 +150,8 @@ async function read(query, signal) {
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return true;
-    buffer += value.replaceAll("\r\n", "\n");
+    // The whole buffer: a CR LF may be split between two reads.
+    buffer = (buffer + value).replaceAll("\r\n", "\n");
     let end;
     while ((end = buffer.indexOf("\n\n")) >= 0) {
       handle(buffer.slice(0, end));

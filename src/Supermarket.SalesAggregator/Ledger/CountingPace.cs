@@ -22,5 +22,6 @@ public sealed class CountingPace(IOptions<AggregatorOptions> options, TimeProvid
     }
 
     public CountingStatus Status() =>
-        new(options.Value.Shard, Replica, new DateTime(Volatile.Read(ref _countedStoredAtTicks), DateTimeKind.Utc), _purchases.PerSecond());
+        new(options.Value.Shard, Replica, Volatile.Read(ref _countedStoredAtTicks) is > 0 and var ticks ? new DateTime(ticks, DateTimeKind.Utc) : null,
+            _purchases.PerSecond());
 }

@@ -60,10 +60,11 @@ public sealed class LiveSalesTests : IAsyncLifetime
         Assert.All(viewers, viewer => Assert.Equal("current", viewer.Latest.State));
 
         viewers.ForEach(viewer => viewer.Dispose());
-        await Task.Delay(3 * Update);
-        var afterLeaving = _shard.AskedAbout(5);
         await Task.Delay(5 * Update);
-        Assert.Equal(afterLeaving, _shard.AskedAbout(5));
+        var afterLeaving = _shard.AskedAbout(5);
+        await Task.Delay(10 * Update);
+        // An asking already on its way when the last page left may still arrive; none after it.
+        Assert.InRange(_shard.AskedAbout(5), afterLeaving, afterLeaving + 1);
     }
 
     [Fact]
