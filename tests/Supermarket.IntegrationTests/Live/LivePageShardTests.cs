@@ -7,13 +7,13 @@ namespace Supermarket.IntegrationTests.Live;
 /// The live page of an API that asks two sales shards (SalesShards:Count 2: items 1-50,000 and 50,001-100,000), in
 /// Debian's chromium: with the first shard stopped, a store's top items (which need every shard) show as away, naming
 /// the shard's items, while an item of the second shard stays current; the chain counts one shard of two answering; once
-/// the shard is back, both are current again. Store 476 and its items are this test's own.
+/// the shard is back, both are current again. Store 469 and its items are this test's own.
 /// </summary>
 [Collection(nameof(SystemCollection))]
 public sealed class LivePageShardTests(SupermarketSystem system) : IAsyncLifetime
 {
-    private const int Store = 476;
-    private const int FirstShardItem = 24761, SecondShardItem = 74761;
+    private const int Store = 469;
+    private const int FirstShardItem = 24769, SecondShardItem = 74769;
 
     private readonly RunningWorker?[] _shards = new RunningWorker?[2];
     private SupermarketSystem.ApiFactory _api = null!;
@@ -36,7 +36,7 @@ public sealed class LivePageShardTests(SupermarketSystem system) : IAsyncLifetim
     [Fact]
     public async Task One_shard_of_two_stopped_shows_the_questions_that_need_it_as_away_and_the_others_current()
     {
-        await Purchases.RecordAsync(system.Api, Store, 476_001, "20210101", (FirstShardItem, 2), (SecondShardItem, 5));
+        await Purchases.RecordAsync(system.Api, Store, 469_001, "20210101", (FirstShardItem, 2), (SecondShardItem, 5));
         using var playwright = await Playwright.CreateAsync();
         await using var browser = await Chromium.LaunchAsync(playwright);
         var page = await LivePage.OpenAsync(browser, _address, Store, SecondShardItem);
