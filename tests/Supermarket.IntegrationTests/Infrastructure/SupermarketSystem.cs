@@ -107,6 +107,18 @@ public sealed class SupermarketSystem : IAsyncLifetime
             _ => StartWorkerAsync(builder => builder.AddSalesAggregation(), TestSettings.AggregatorAccounts(), settings, untilBusStarted),
         };
 
+    /// <summary>An aggregator counting shard <paramref name="shard"/> of <paramref name="shards"/>, ready to answer.</summary>
+    public static async Task<RunningWorker> StartShardAsync(int shard, int shards)
+    {
+        var aggregator = await StartWorkerAsync(Worker.Aggregator, new Dictionary<string, string?>(TestSettings.For())
+        {
+            ["SalesShards:Count"] = shards.ToString(System.Globalization.CultureInfo.InvariantCulture),
+            ["Aggregator:Shard"] = shard.ToString(System.Globalization.CultureInfo.InvariantCulture),
+        });
+        await WaitUntilReadyAsync(aggregator);
+        return aggregator;
+    }
+
     /// <summary>The migration step, as the writer's Program.cs runs it with <c>migrate</c>: as the schema owner, with
     /// <paramref name="settings"/> on top.</summary>
     public static Task MigrateSchemaAsync(Dictionary<string, string?> settings)

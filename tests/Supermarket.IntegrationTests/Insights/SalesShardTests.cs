@@ -25,7 +25,7 @@ public sealed class SalesShardTests(SupermarketSystem system) : IAsyncLifetime
         _sharded = _api.CreateClient();
         foreach (var shard in new[] { 1, 2, 2 })
         {
-            _aggregators.Add(await StartShardAsync(shard));
+            _aggregators.Add(await SupermarketSystem.StartShardAsync(shard, shards: 2));
         }
     }
 
@@ -67,20 +67,9 @@ public sealed class SalesShardTests(SupermarketSystem system) : IAsyncLifetime
 
         // Back, from its checkpoint or the ledger: exact again, with what was stored meanwhile.
         await Purchases.RecordAsync(system.Api, Store, 474003, "20210101", (FirstShardItem, 1));
-        _aggregators.Add(await StartShardAsync(1));
+        _aggregators.Add(await SupermarketSystem.StartShardAsync(1, shards: 2));
         (int, long)[] after = [(FirstShardItem, 8), (SecondShardItem, 5), (OtherSecondShardItem, 1)];
         Assert.Equal(after, await Eventually.UntilAsync(() => InsightAnswers.TopItemsAsync(_sharded, Store), got => got.SequenceEqual(after)));
-    }
-
-    private static async Task<RunningWorker> StartShardAsync(int shard)
-    {
-        var aggregator = await SupermarketSystem.StartWorkerAsync(Worker.Aggregator, new Dictionary<string, string?>(TestSettings.For())
-        {
-            ["SalesShards:Count"] = "2",
-            ["Aggregator:Shard"] = shard.ToString(System.Globalization.CultureInfo.InvariantCulture),
-        });
-        await SupermarketSystem.WaitUntilReadyAsync(aggregator);
-        return aggregator;
     }
 
     public async ValueTask DisposeAsync()

@@ -29,7 +29,7 @@ public sealed class LivePageShardTests(SupermarketSystem system) : IAsyncLifetim
         await SupermarketSystem.WaitUntilReadyAsync(client);
         for (var shard = 1; shard <= 2; shard++)
         {
-            _shards[shard - 1] = await StartShardAsync(shard);
+            _shards[shard - 1] = await SupermarketSystem.StartShardAsync(shard, shards: 2);
         }
     }
 
@@ -50,21 +50,10 @@ public sealed class LivePageShardTests(SupermarketSystem system) : IAsyncLifetim
         await LivePage.ExpectCurrentAsync(page.Item, 1_000);
         await Assertions.Expect(LivePage.Units(page.Store, FirstShardItem)).ToHaveTextAsync("2");
 
-        _shards[0] = await StartShardAsync(1);
+        _shards[0] = await SupermarketSystem.StartShardAsync(1, shards: 2);
         await LivePage.ExpectCurrentAsync(page.Store, 30_000);
         await Assertions.Expect(LivePage.Units(page.Store, FirstShardItem)).ToHaveTextAsync("2");
         await Assertions.Expect(page.Shards).ToContainTextAsync("2 of 2", new() { Timeout = 30_000 });
-    }
-
-    private static async Task<RunningWorker> StartShardAsync(int shard)
-    {
-        var aggregator = await SupermarketSystem.StartWorkerAsync(Worker.Aggregator, new Dictionary<string, string?>(TestSettings.For())
-        {
-            ["SalesShards:Count"] = "2",
-            ["Aggregator:Shard"] = shard.ToString(System.Globalization.CultureInfo.InvariantCulture),
-        });
-        await SupermarketSystem.WaitUntilReadyAsync(aggregator);
-        return aggregator;
     }
 
     public async ValueTask DisposeAsync()
