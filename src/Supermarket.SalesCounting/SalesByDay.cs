@@ -31,23 +31,20 @@ public sealed class SalesByDay
     private const int ZLibHeaderFirstByte = 0x78;
     private const int NothingDropped = int.MinValue;
 
-    /// <summary>How many days' lists of an item are fetched before they are read: enough misses to overlap, few enough
-    /// that the first is still in the cache when it is read.</summary>
-    private const int DaysFetchedTogether = 16;
+    /// <summary>How many days ahead of reading an item's list it is fetched (and its start as many days before that):
+    /// enough misses to overlap, few enough that the list is still in the cache when it is read.</summary>
+    private const int DaysFetchedAhead = 16;
 
-    /// <summary>Scratch of a ranking over several days: each item's sum, indexed by key, and which are set. Per thread,
-    /// so rankings on several threads need no lock; zeroed again after each use.</summary>
+    /// <summary>Scratch of a ranking of a store's items: each item's units over the range. Per thread, so rankings on
+    /// several threads need no lock; zeroed again after each use.</summary>
     [ThreadStatic]
-    private static long[]? _sums;
-
-    [ThreadStatic]
-    private static int[]? _touched;
+    private static BitSlicedCounts? _counts;
 
     /// <summary>Scratch of a ranking of stores: each store's sum, zeroed again after each use.</summary>
     [ThreadStatic]
     private static long[]? _storeSums;
 
-    /// <summary>Scratch of a ranking of stores: the states of the days fetched together, let go after each use.</summary>
+    /// <summary>Scratch of a ranking of stores: the states of the days being fetched, let go after each use.</summary>
     [ThreadStatic]
     private static DayState[]? _states;
 
@@ -184,35 +181,17 @@ public sealed class SalesByDay
         CheckCount(best);
         var (days, first, end) = DaysBetween(from, to);
         var ranking = new RangeRanking(best);
-        if (end - first == 1)
-        {
-            // One day is ranked straight from its cells when they are all in one place (a cell may be in both).
-            var only = days[first].State;
-            var table = only.TableOf(storeId);
-            if (table is null || only.Sealed is null)
-            {
-                only.Sealed?.OfferStoreTo(storeId, ref ranking, Items.First);
-                table?.OfferTo(ref ranking, Items.First);
-                return ranking.Count;
-            }
-        }
-
-        var sums = _sums is { } s && s.Length > Items.Count ? s : _sums = new long[Items.Count + 1];
-        var touched = _touched is { } t && t.Length > Items.Count ? t : _touched = new int[Items.Count + 1];
-        var touchedCount = 0;
+        var counts = _counts ??= new BitSlicedCounts();
+        counts.Start(SealedDay.BitmapWords(Items.Count));
         for (var day = first; day < end; day++)
         {
             var state = days[day].State;
-            state.Sealed?.AddStoreTo(storeId, sums, touched, ref touchedCount);
-            state.TableOf(storeId)?.AddTo(sums, touched, ref touchedCount);
+            state.Sealed?.AddStoreTo(storeId, counts);
+            state.TableOf(storeId)?.AddTo(counts);
         }
 
-        foreach (var key in touched.AsSpan(0, touchedCount))
-        {
-            ranking.Offer(key - 1 + Items.First, sums[key]);
-            sums[key] = 0;
-        }
-
+        counts.OfferTop(ref ranking, best.Length, Items.First);
+        counts.Clear();
         return ranking.Count;
     }
 
@@ -227,28 +206,29 @@ public sealed class SalesByDay
         var ranking = new RangeRanking(best);
         var key = itemId - Items.First + 1;
         var sums = _storeSums is { } s && s.Length >= MaxStores ? s : _storeSums = new long[MaxStores];
-        // A few days at a time: each day's state is taken once, then where each packed day's list of the item starts
-        // is fetched, then its first bytes, then the lists are read. Each step's loads are independent of the other
-        // days', so their cache misses overlap instead of coming one day after another.
-        var states = _states ??= new DayState[DaysFetchedTogether];
-        for (var chunk = first; chunk < end; chunk += DaysFetchedTogether)
+        // A pipeline over the days: a day's state is taken and where its packed list of the item starts is fetched,
+        // DaysFetchedAhead days later that list's first bytes are, and as many days later again the list is read.
+        // Each step's loads are independent of the other days', so their cache misses overlap instead of coming one
+        // day after another.
+        var states = _states ??= new DayState[3 * DaysFetchedAhead];
+        var count = end - first;
+        for (var step = 0; step < count + (2 * DaysFetchedAhead); step++)
         {
-            var count = Math.Min(DaysFetchedTogether, end - chunk);
-            for (var day = 0; day < count; day++)
+            if (step < count)
             {
-                var state = states[day] = days[chunk + day].State;
+                var state = states[step % states.Length] = days[first + step].State;
                 state.Sealed?.PrefetchItemStart(key);
             }
 
-            for (var day = 0; day < count; day++)
+            if (step - DaysFetchedAhead is var fetched && fetched >= 0 && fetched < count)
             {
-                states[day].Sealed?.PrefetchItemList(key);
+                states[fetched % states.Length].Sealed?.PrefetchItemList(key);
             }
 
-            for (var day = 0; day < count; day++)
+            if (step - (2 * DaysFetchedAhead) is var read && read >= 0)
             {
-                var state = states[day];
-                states[day] = null!;
+                var state = states[read % states.Length];
+                states[read % states.Length] = null!;
                 state.Sealed?.AddItemTo(key, sums);
                 if (Volatile.Read(ref state.StoresOfItem) is { } storesOfItem)
                 {
@@ -342,14 +322,15 @@ public sealed class SalesByDay
         Require(first != -1 && buffered.Read(number[1..sizeof(int)]) == 3 && BinaryPrimitives.ReadInt32LittleEndian(number) == SalesByDaySnapshot.Magic, "not a file of sales by day");
         var checksummed = ChecksummedStream.Reading(buffered, long.MaxValue);
         var reader = new BinaryReader(checksummed);
-        Require(reader.ReadInt32() == SalesByDaySnapshot.Version, "a version this one does not read");
+        var version = reader.ReadInt32();
+        Require(version is SalesByDaySnapshot.ListsOnlyVersion or SalesByDaySnapshot.Version, "a version this one does not read");
         var (lastDropped, dayCount) = ReadHeader(reader);
         for (var d = 0; d < dayCount; d++)
         {
             var day = NextDayRead(reader.ReadInt32());
             if (reader.ReadBoolean())
             {
-                _bytes += day.Restore(SealedDay.Read(reader, Items.Count, MaxStores));
+                _bytes += day.Restore(SealedDay.Read(reader, Items.Count, MaxStores, listsOnly: version == SalesByDaySnapshot.ListsOnlyVersion));
             }
 
             var stores = reader.ReadInt32();
@@ -613,7 +594,7 @@ public sealed class SalesByDay
 
             if (tables[storeId - 1] is not { } sales)
             {
-                sales = new StoreDaySales();
+                sales = new StoreDaySales(keys);
                 grown += sales.Bytes;
                 Volatile.Write(ref tables[storeId - 1], sales);
             }

@@ -14,7 +14,10 @@ namespace Supermarket.SalesCounting;
 public sealed class SalesByDaySnapshot
 {
     internal const int Magic = 0x32444253; // "SBD2"
-    internal const int Version = 2;
+    internal const int Version = 3;
+
+    /// <summary>The version before a store's items could be held as a bitmap: read, no longer written.</summary>
+    internal const int ListsOnlyVersion = 2;
 
     private readonly ItemRange _items;
     private readonly int _maxStores;

@@ -1,62 +1,108 @@
+using System.Buffers.Binary;
+using System.Numerics;
+using System.Runtime.InteropServices;
 using System.Runtime.Intrinsics.X86;
 
 namespace Supermarket.SalesCounting;
 
 /// <summary>
 /// One day's sales packed for reading only, for <see cref="SalesByDay"/>: the same (store, item, units) cells twice,
-/// by store (each store's items in order) and by item (each item's stores in order), about a byte a cell each.
+/// by store and by item (each item's stores in order), about a byte a cell each.
 /// </summary>
 /// <remarks>
-/// A cell is the distance from the previous key in its list (items' keys by store, store ids by item) and its units:
-/// one byte while the distance is below 32 and the units below 8 (the seeds' load sells ~12,600 of 100,000 items at a
-/// store a day, one unit at a time, so distances average 8), otherwise a 0 byte, then both as varints. Hash tables held
-/// ~14 bytes a cell (docs/architecture.md, "Sales over a range of days").
+/// <para>By item, and by store for a store that sold few of the items: a cell is the distance from the previous key in
+/// its list and its units, one byte while the distance is below 32 and the units below 8 (the seeds' load sells ~12,600
+/// of 100,000 items at a store a day, one unit at a time, so distances average 8), otherwise a 0 byte, then both as
+/// varints.</para>
+/// <para>By store, for a store that sold at least one item in <see cref="BitmapDensity"/>: a bit an item (sold or
+/// not), which <see cref="BitSlicedCounts"/> adds up a vector at a time, and beside it the units beyond the first of
+/// each item that sold more than one (two bytes each, in the seeds' load: the distance from the previous such item).
+/// Hash tables held ~14 bytes a cell (docs/architecture.md, "Sales over a range of days").</para>
 /// </remarks>
 internal sealed class SealedDay
 {
+    /// <summary>A store's items are held as a bitmap once it sold at least one in this many: the bitmap then takes
+    /// at most two bytes a cell, against about one in a list.</summary>
+    public const int BitmapDensity = 16;
+
     private const int DistanceBits = 5;
     private const int DistanceMask = (1 << DistanceBits) - 1;
     private const int UnitsLimit = 1 << (8 - DistanceBits);
+    /// <summary>The longest distance to the previous item that sold more than one unit written in two bytes.</summary>
+    private const int ShortExtraDistance = short.MaxValue;
+    private const int NoBitmap = -1;
 
     private readonly byte[] _byStore;
     private readonly int[] _storeStarts;
+    private readonly int[] _bitmapOfStore;
+    private readonly ulong[] _bitmaps;
     private readonly byte[] _byItem;
     private readonly int[] _itemStarts;
+    private readonly int _bitmapWords;
 
-    private SealedDay(byte[] byStore, int[] storeStarts, byte[] byItem, int[] itemStarts, int cells)
+    private SealedDay(byte[] byStore, int[] storeStarts, int[] bitmapOfStore, ulong[] bitmaps, int bitmapWords, byte[] byItem, int[] itemStarts, int cells)
     {
-        (_byStore, _storeStarts, _byItem, _itemStarts, Cells) = (byStore, storeStarts, byItem, itemStarts, cells);
+        (_byStore, _storeStarts, _bitmapOfStore, _bitmaps, _bitmapWords) = (byStore, storeStarts, bitmapOfStore, bitmaps, bitmapWords);
+        (_byItem, _itemStarts, Cells) = (byItem, itemStarts, cells);
     }
 
     /// <summary>How many (store, item) pairs sold.</summary>
     public int Cells { get; }
 
     /// <summary>The memory this one holds.</summary>
-    public long Bytes => 4 * 24 + 48 + _byStore.Length + _byItem.Length + (((long)_storeStarts.Length + _itemStarts.Length) * sizeof(int));
+    public long Bytes => (6 * 24) + 56 + _byStore.Length + _byItem.Length + ((long)_bitmaps.Length * sizeof(ulong))
+        + (((long)_storeStarts.Length + _bitmapOfStore.Length + _itemStarts.Length) * sizeof(int));
+
+    /// <summary>The 64-bit words of a store's bitmap of keys 1 to <paramref name="keys"/> (bit k: key k), a whole
+    /// number of 512-bit vectors, with bit <paramref name="keys"/> + 1 in it (zero).</summary>
+    public static int BitmapWords(int keys) => (((keys + 1) >> 9) + 1) << 3;
 
     /// <summary>Packs the cells of stores 1 to <c>stores.Length</c> (<paramref name="stores"/>[id - 1]: the store's
     /// keys, from 1 to <paramref name="keys"/>, in ascending order, and their positive units).</summary>
     public static SealedDay Pack(int keys, (int[] Keys, long[] Units)[] stores)
     {
         var maxStores = stores.Length;
+        var bitmapWords = BitmapWords(keys);
+        var bitmapOfStore = new int[maxStores];
+        var bitmapCount = 0;
+        for (var store = 0; store < maxStores; store++)
+        {
+            var sold = stores[store].Keys.Length;
+            bitmapOfStore[store] = sold > 0 && (long)sold * BitmapDensity >= keys ? bitmapCount++ * bitmapWords : NoBitmap;
+        }
+
+        var bitmaps = new ulong[bitmapCount * bitmapWords];
         var byStore = new CellWriter(1 << 12);
         var storeStarts = new int[maxStores + 1];
         var cellsOfKey = new int[keys + 2];
         for (var store = 1; store <= maxStores; store++)
         {
             var (storeKeys, storeUnits) = stores[store - 1];
+            var bitmap = bitmapOfStore[store - 1];
             var previous = 0;
             for (var i = 0; i < storeKeys.Length; i++)
             {
                 var key = storeKeys[i];
-                byStore.Write(key - previous, storeUnits[i]);
-                previous = key;
+                if (bitmap == NoBitmap)
+                {
+                    byStore.Write(key - previous, storeUnits[i]);
+                    previous = key;
+                }
+                else
+                {
+                    bitmaps[bitmap + (key >> 6)] |= 1UL << key;
+                    if (storeUnits[i] > 1)
+                    {
+                        byStore.WriteExtra(key - previous, storeUnits[i] - 1);
+                        previous = key;
+                    }
+                }
+
                 cellsOfKey[key + 1]++;
             }
 
             storeStarts[store] = byStore.Length;
         }
-
         // Items' lists by a counting sort of the cells on their key; stores go in ascending, so each list is in order.
         for (var key = 1; key <= keys + 1; key++)
         {
@@ -92,55 +138,109 @@ internal sealed class SealedDay
         }
 
         itemStarts[keys + 1] = byItem.Length;
-        return new SealedDay(byStore.ToArray(), storeStarts, byItem.ToArray(), itemStarts, cells);
+        return new SealedDay(byStore.ToArray(), storeStarts, bitmapOfStore, bitmaps, bitmapWords, byItem.ToArray(), itemStarts, cells);
     }
 
-    /// <summary>Writes the cells by store as they are packed (each store's length, then the bytes);
-    /// <see cref="Read"/> reads them back and packs the cells by item again.</summary>
+    /// <summary>Writes the cells by store as they are held: each store's length and whether it is a bitmap, the
+    /// bytes, then the bitmaps; <see cref="Read"/> reads them back and packs the cells by item again.</summary>
     public void WriteTo(BinaryWriter writer)
     {
         for (var store = 1; store < _storeStarts.Length; store++)
         {
-            writer.Write7BitEncodedInt(_storeStarts[store] - _storeStarts[store - 1]);
+            var length = (long)(_storeStarts[store] - _storeStarts[store - 1]);
+            writer.Write7BitEncodedInt64((length << 1) | (_bitmapOfStore[store - 1] == NoBitmap ? 0L : 1L));
         }
 
         writer.Write(_byStore);
+        RequireLittleEndian();
+        writer.Write(MemoryMarshal.AsBytes(_bitmaps.AsSpan()));
     }
 
     /// <summary>Reads what <see cref="WriteTo"/> wrote for stores 1 to <paramref name="maxStores"/> and keys 1 to
-    /// <paramref name="keys"/>, checking every cell.</summary>
+    /// <paramref name="keys"/>, or with <paramref name="listsOnly"/> what the file's version 2 wrote (every store a
+    /// list, its length alone), checking every cell.</summary>
     /// <exception cref="InvalidDataException">A length or a cell is out of range.</exception>
-    public static SealedDay Read(BinaryReader reader, int keys, int maxStores)
+    public static SealedDay Read(BinaryReader reader, int keys, int maxStores, bool listsOnly)
     {
         var storeStarts = new int[maxStores + 1];
+        var isBitmap = new bool[maxStores];
+        var bitmapCount = 0;
         for (var store = 1; store <= maxStores; store++)
         {
-            var length = reader.Read7BitEncodedInt();
+            var lengthAndKind = reader.Read7BitEncodedInt64();
+            var length = listsOnly ? lengthAndKind : lengthAndKind >> 1;
+            isBitmap[store - 1] = !listsOnly && (lengthAndKind & 1) == 1;
+            bitmapCount += isBitmap[store - 1] ? 1 : 0;
             Require(length >= 0 && length <= int.MaxValue - storeStarts[store - 1] && length <= (long)keys * 20, "a store's length");
-            storeStarts[store] = storeStarts[store - 1] + length;
+            storeStarts[store] = storeStarts[store - 1] + (int)length;
         }
 
         var byStore = reader.ReadBytes(storeStarts[maxStores]);
         Require(byStore.Length == storeStarts[maxStores], "the cells end early");
+        var bitmapWords = BitmapWords(keys);
+        var bitmaps = new ulong[bitmapCount * bitmapWords];
+        RequireLittleEndian();
+        Require(reader.Read(MemoryMarshal.AsBytes(bitmaps.AsSpan())) == bitmaps.Length * sizeof(ulong), "the bitmaps end early");
         var stores = new (int[] Keys, long[] Units)[maxStores];
         var storeKeys = new List<int>();
         var storeUnits = new List<long>();
+        var bitmap = 0;
         for (var store = 1; store <= maxStores; store++)
         {
             storeKeys.Clear();
             storeUnits.Clear();
             var (at, end, key) = (storeStarts[store - 1], storeStarts[store], 0L);
-            while (at < end)
+            if (isBitmap[store - 1])
             {
-                int cell = byStore[at++];
-                var (distance, units) = (cell & DistanceMask) != 0
-                    ? ((ulong)(cell & DistanceMask), (ulong)(cell >> DistanceBits))
-                    : (ReadVarint(byStore, ref at, end), ReadVarint(byStore, ref at, end));
-                Require(distance >= 1 && distance <= (ulong)(keys - key), "a key out of range");
-                Require(units is >= 1 and <= long.MaxValue, "units out of range");
-                key += (long)distance;
-                storeKeys.Add((int)key);
-                storeUnits.Add((long)units);
+                var bits = bitmaps.AsSpan(bitmap++ * bitmapWords, bitmapWords);
+                Require((bits[0] & 1) == 0 && bits[(keys + 1) >> 6] >> ((keys + 1) & 63) == 0 && !bits[(((keys + 1) >> 6) + 1)..].ContainsAnyExcept(0UL), "a key out of range");
+                ForEachKey(bits, storeKeys, storeUnits);
+                var cell = 0;
+                while (at < end)
+                {
+                    Require(end - at >= sizeof(ushort), "a cell cut short");
+                    var (distance, extra) = ((ulong)BinaryPrimitives.ReadUInt16LittleEndian(byStore.AsSpan(at)), 1L);
+                    at += sizeof(ushort);
+                    if (distance == 1)
+                    {
+                        Require(end - at >= sizeof(uint) + sizeof(long), "a cell cut short");
+                        (distance, extra) = (BinaryPrimitives.ReadUInt32LittleEndian(byStore.AsSpan(at)), BinaryPrimitives.ReadInt64LittleEndian(byStore.AsSpan(at + sizeof(uint))));
+                        at += sizeof(uint) + sizeof(long);
+                    }
+                    else
+                    {
+                        Require(distance % 2 == 0, "a cell out of range");
+                        distance >>= 1;
+                    }
+
+                    Require(distance >= 1 && distance <= (ulong)(keys - key), "a key out of range");
+                    Require(extra is >= 1 and < long.MaxValue, "units out of range");
+                    key += (long)distance;
+                    while (cell < storeKeys.Count && storeKeys[cell] < key)
+                    {
+                        cell++;
+                    }
+
+                    Require(cell < storeKeys.Count && storeKeys[cell] == key, "more units of an item not sold");
+                    storeUnits[cell] += (long)extra;
+                }
+
+                Require(storeKeys.Count * BitmapDensity >= keys, "a bitmap of too few items");
+            }
+            else
+            {
+                while (at < end)
+                {
+                    int cell = byStore[at++];
+                    var (distance, units) = (cell & DistanceMask) != 0
+                        ? ((ulong)(cell & DistanceMask), (ulong)(cell >> DistanceBits))
+                        : (ReadVarint(byStore, ref at, end), ReadVarint(byStore, ref at, end));
+                    Require(distance >= 1 && distance <= (ulong)(keys - key), "a key out of range");
+                    Require(units is >= 1 and <= long.MaxValue, "units out of range");
+                    key += (long)distance;
+                    storeKeys.Add((int)key);
+                    storeUnits.Add((long)units);
+                }
             }
 
             stores[store - 1] = (storeKeys.ToArray(), storeUnits.ToArray());
@@ -167,6 +267,27 @@ internal sealed class SealedDay
         }
     }
 
+    private static void ForEachKey(ReadOnlySpan<ulong> bits, List<int> keys, List<long> units)
+    {
+        for (var word = 0; word < bits.Length; word++)
+        {
+            for (var set = bits[word]; set != 0; set &= set - 1)
+            {
+                keys.Add((word << 6) + BitOperations.TrailingZeroCount(set));
+                units.Add(1);
+            }
+        }
+    }
+
+    // The bitmaps are written and read as they are in memory.
+    private static void RequireLittleEndian()
+    {
+        if (!BitConverter.IsLittleEndian)
+        {
+            throw new PlatformNotSupportedException("Sales by day are saved on little-endian machines only.");
+        }
+    }
+
     private static void Require(bool holds, string what)
     {
         if (!holds)
@@ -175,28 +296,40 @@ internal sealed class SealedDay
         }
     }
 
-    /// <summary>Adds a store's units of each item to <paramref name="sums"/> (indexed by key), appending to
-    /// <paramref name="touched"/> the keys whose sum was zero before.</summary>
-    public void AddStoreTo(int storeId, long[] sums, int[] touched, ref int touchedCount)
+    /// <summary>Adds a store's units of each item to <paramref name="counts"/>: a bitmap's at once, then the units
+    /// beyond each item's first, or a list's one by one.</summary>
+    public void AddStoreTo(int storeId, BitSlicedCounts counts)
     {
         var reader = new CellReader(_byStore, _storeStarts[storeId - 1], _storeStarts[storeId]);
-        while (reader.Next(out var key, out var units))
+        var bitmap = _bitmapOfStore[storeId - 1];
+        if (bitmap == NoBitmap)
         {
-            // Without a branch: whether a key is new to a range of a few days is a coin toss the CPU mispredicts.
-            ref var sum = ref sums[key];
-            touched[touchedCount] = key;
-            touchedCount += sum == 0 ? 1 : 0;
-            sum += units;
-        }
-    }
+            while (reader.Next(out var key, out var units))
+            {
+                counts.Add(key, units);
+            }
 
-    /// <summary>Offers a store's items to <paramref name="ranking"/> (ids are keys less one plus <paramref name="firstItem"/>).</summary>
-    public void OfferStoreTo(int storeId, ref RangeRanking ranking, int firstItem)
-    {
-        var reader = new CellReader(_byStore, _storeStarts[storeId - 1], _storeStarts[storeId]);
-        while (reader.Next(out var key, out var units))
+            return;
+        }
+
+        counts.Add(_bitmaps, bitmap);
+        var extras = _byStore.AsSpan(_storeStarts[storeId - 1], _storeStarts[storeId] - _storeStarts[storeId - 1]);
+        var at = 0;
+        var item = 0;
+        while (at < extras.Length)
         {
-            ranking.Offer(key - 1 + firstItem, units);
+            var cell = BinaryPrimitives.ReadUInt16LittleEndian(extras[at..]);
+            at += sizeof(ushort);
+            if ((cell & 1) == 0)
+            {
+                item += cell >> 1;
+                counts.AddOne(item);
+                continue;
+            }
+
+            item += (int)BinaryPrimitives.ReadUInt32LittleEndian(extras[at..]);
+            counts.Add(item, BinaryPrimitives.ReadInt64LittleEndian(extras[(at + sizeof(uint))..]));
+            at += sizeof(uint) + sizeof(long);
         }
     }
 
@@ -241,9 +374,34 @@ internal sealed class SealedDay
         where TVisitor : struct, IItemUnitsVisitor
     {
         var reader = new CellReader(_byStore, _storeStarts[storeId - 1], _storeStarts[storeId]);
-        while (reader.Next(out var key, out var units))
+        var bitmap = _bitmapOfStore[storeId - 1];
+        if (bitmap == NoBitmap)
         {
-            visit.Visit(key, units);
+            while (reader.Next(out var key, out var units))
+            {
+                visit.Visit(key, units);
+            }
+
+            return;
+        }
+
+        var bits = _bitmaps.AsSpan(bitmap, _bitmapWords);
+        var hasExtra = reader.NextExtra(out var extraKey, out var extra);
+        for (var word = 0; word < bits.Length; word++)
+        {
+            for (var set = bits[word]; set != 0; set &= set - 1)
+            {
+                var key = (word << 6) + BitOperations.TrailingZeroCount(set);
+                if (hasExtra && extraKey == key)
+                {
+                    visit.Visit(key, 1 + extra);
+                    hasExtra = reader.NextExtra(out extraKey, out extra);
+                }
+                else
+                {
+                    visit.Visit(key, 1);
+                }
+            }
         }
     }
 
@@ -269,6 +427,29 @@ internal sealed class SealedDay
             _bytes[Length++] = 0;
             WriteVarint((ulong)distance);
             WriteVarint((ulong)units);
+        }
+
+        /// <summary>Writes the units beyond the first of an item of a store held as a bitmap, in two bytes while they
+        /// are one and the distance from the previous such item is below 2^15 (the distance shifted left by one), else
+        /// a 1 in two bytes, then the distance in four and the units in eight.</summary>
+        public void WriteExtra(int distance, long extra)
+        {
+            if (_bytes.Length - Length < 16)
+            {
+                Array.Resize(ref _bytes, _bytes.Length * 2);
+            }
+
+            if (extra == 1 && distance <= ShortExtraDistance)
+            {
+                BinaryPrimitives.WriteUInt16LittleEndian(_bytes.AsSpan(Length), (ushort)(distance << 1));
+                Length += sizeof(ushort);
+                return;
+            }
+
+            BinaryPrimitives.WriteUInt16LittleEndian(_bytes.AsSpan(Length), 1);
+            BinaryPrimitives.WriteUInt32LittleEndian(_bytes.AsSpan(Length + sizeof(ushort)), (uint)distance);
+            BinaryPrimitives.WriteInt64LittleEndian(_bytes.AsSpan(Length + sizeof(ushort) + sizeof(uint)), extra);
+            Length += sizeof(ushort) + sizeof(uint) + sizeof(long);
         }
 
         public readonly byte[] ToArray() => _bytes.AsSpan(0, Length).ToArray();
@@ -309,6 +490,29 @@ internal sealed class SealedDay
 
             key = _key += (int)ReadVarint();
             units = (long)ReadVarint();
+            return true;
+        }
+
+        /// <summary>The next of what <see cref="CellWriter.WriteExtra"/> wrote.</summary>
+        public bool NextExtra(out int key, out long extra)
+        {
+            if (_at >= _bytes.Length)
+            {
+                (key, extra) = (0, 0);
+                return false;
+            }
+
+            var cell = BinaryPrimitives.ReadUInt16LittleEndian(_bytes[_at..]);
+            _at += sizeof(ushort);
+            if ((cell & 1) == 0)
+            {
+                (key, extra) = (_key += cell >> 1, 1);
+                return true;
+            }
+
+            key = _key += (int)BinaryPrimitives.ReadUInt32LittleEndian(_bytes[_at..]);
+            extra = BinaryPrimitives.ReadInt64LittleEndian(_bytes[(_at + sizeof(uint))..]);
+            _at += sizeof(uint) + sizeof(long);
             return true;
         }
 

@@ -12,8 +12,11 @@ namespace Supermarket.SalesCounting;
 /// recorded before it took it. Units are 32-bit until a count would pass <see cref="int.MaxValue"/>; then the table is
 /// copied once to 64-bit units: a store sells ~12,600 items a day in the seeds' load, and half the bytes a slot is
 /// half the memory of a year kept.
+/// Once the store sold at least one item in <see cref="SealedDay.BitmapDensity"/>, the table also keeps two bitmaps, of
+/// the items that sold a unit and of those that sold two, and a list of those that sold more, so a ranking adds the
+/// day up as bitmaps (<see cref="AddTo"/>) instead of visiting every slot or looking each item up.
 /// </remarks>
-internal sealed class StoreDaySales
+internal sealed class StoreDaySales(int keys)
 {
     /// <summary>Fill beyond which the table grows: linear probing stays short below it.</summary>
     private const double MaxLoad = 0.8;
@@ -23,20 +26,26 @@ internal sealed class StoreDaySales
     private Slots _slots = new(FirstCapacity, wide: false);
     private int _count;
 
+    // Listed before _sold is published, so a reader that finds the bitmaps finds every item that sold more than two
+    // units by then. _sold: the bitmap of items that sold a unit, then the bitmap of those that sold two.
+    private int[] _moreThanTwo = [];
+    private int _moreThanTwoCount;
+    private ulong[]? _sold;
+
     /// <summary>How many items have sales.</summary>
     public int Count => _count;
 
     /// <summary>The memory the table holds.</summary>
-    public long Bytes => Volatile.Read(ref _slots).Bytes + ObjectBytes;
+    public long Bytes => Volatile.Read(ref _slots).Bytes + ObjectBytes + ((Volatile.Read(ref _sold)?.Length ?? 0) * sizeof(ulong)) + ((long)Volatile.Read(ref _moreThanTwo).Length * sizeof(int));
 
     /// <summary>This object and its slots' object, without their arrays.</summary>
-    private const long ObjectBytes = 32 + 40;
+    private const long ObjectBytes = 48 + 40;
 
     /// <summary>Adds <paramref name="units"/> (positive) of the item whose key is <paramref name="key"/>. Returns by
     /// how many bytes the table grew.</summary>
     public long Add(int key, long units)
     {
-        var before = _slots.Bytes;
+        var before = Bytes;
         var slots = _slots;
         var slot = slots.Home(key);
         while (true)
@@ -52,7 +61,12 @@ internal sealed class StoreDaySales
                 }
 
                 slots.SetUnits(slot, total);
-                return _slots.Bytes - before;
+                if (_sold is { } soldBefore && total - units < 3)
+                {
+                    Sold(soldBefore, key, total - units, total);
+                }
+
+                return Bytes - before;
             }
 
             if (found == 0)
@@ -78,7 +92,16 @@ internal sealed class StoreDaySales
         slots.SetUnits(slot, units);
         Volatile.Write(ref slots.Keys[slot], key);
         _count++;
-        return _slots.Bytes - before;
+        if (_sold is { } sold)
+        {
+            Sold(sold, key, 0, units);
+        }
+        else if ((long)_count * SealedDay.BitmapDensity >= keys)
+        {
+            KeepBitmap();
+        }
+
+        return Bytes - before;
     }
 
     /// <summary>The units of the item whose key is <paramref name="key"/>; 0 if it did not sell.</summary>
@@ -89,40 +112,80 @@ internal sealed class StoreDaySales
         return slot < 0 ? 0 : slots.UnitsAt(slot);
     }
 
-    /// <summary>Offers every item that sold to <paramref name="ranking"/> (ids are the keys less one plus
-    /// <paramref name="firstItem"/>).</summary>
-    public void OfferTo(ref RangeRanking ranking, int firstItem)
+    /// <summary>Adds the store's units of each item to <paramref name="counts"/>: the bitmaps' at once and the units
+    /// beyond the second of each item, or, while the store sold few items, every item's.</summary>
+    public void AddTo(BitSlicedCounts counts)
     {
-        var slots = Volatile.Read(ref _slots);
-        var keys = slots.Keys;
-        for (var slot = 0; slot < keys.Length; slot++)
+        if (Volatile.Read(ref _sold) is not { } sold)
         {
-            var key = Volatile.Read(ref keys[slot]);
-            if (key != 0)
+            var slots = Volatile.Read(ref _slots);
+            for (var slot = 0; slot < slots.Capacity; slot++)
             {
-                ranking.Offer(key - 1 + firstItem, slots.UnitsAt(slot));
+                if (Volatile.Read(ref slots.Keys[slot]) is var key and not 0)
+                {
+                    counts.Add(key, slots.UnitsAt(slot));
+                }
             }
+
+            return;
         }
+
+        // The list before the bitmaps: counts reads the bitmaps later, by when they hold every item listed.
+        var count = Volatile.Read(ref _moreThanTwoCount);
+        var moreThanTwo = Volatile.Read(ref _moreThanTwo);
+        for (var i = 0; i < count; i++)
+        {
+            var key = moreThanTwo[i];
+            counts.Add(key, UnitsOf(key) - 2);
+        }
+
+        counts.Add(sold, 0);
+        counts.Add(sold, sold.Length / 2);
     }
 
-    /// <summary>Adds every item's units to <paramref name="sums"/> (indexed by key), and appends to
-    /// <paramref name="touched"/> the keys whose sum was zero before.</summary>
-    public void AddTo(long[] sums, int[] touched, ref int touchedCount)
+    /// <summary>Starts the bitmaps and the list of items sold more than twice from what the table holds.</summary>
+    private void KeepBitmap()
     {
-        var slots = Volatile.Read(ref _slots);
-        var keys = slots.Keys;
-        for (var slot = 0; slot < keys.Length; slot++)
+        var (slots, sold) = (_slots, new ulong[2 * SealedDay.BitmapWords(keys)]);
+        for (var slot = 0; slot < slots.Capacity; slot++)
         {
-            // Without a branch (an empty slot, a key new to the range: both coin tosses to the CPU): an empty slot's
-            // key is 0, whose sum is scratch, zeroed below.
-            var key = Volatile.Read(ref keys[slot]);
-            ref var sum = ref sums[key];
-            touched[touchedCount] = key;
-            touchedCount += (sum == 0) & (key != 0) ? 1 : 0;
-            sum += slots.UnitsAt(slot);
+            if (slots.Keys[slot] is var key and not 0)
+            {
+                Sold(sold, key, 0, slots.UnitsAt(slot));
+            }
         }
 
-        sums[0] = 0;
+        Volatile.Write(ref _sold, sold);
+    }
+
+    /// <summary>Marks an item whose units went from <paramref name="before"/> to <paramref name="now"/>: in the bitmap
+    /// of items that sold a unit, of those that sold two, and in the list of those that sold more.</summary>
+    private void Sold(ulong[] sold, int key, long before, long now)
+    {
+        var (word, bit) = (key >> 6, 1UL << key);
+        if (before < 1)
+        {
+            Volatile.Write(ref sold[word], sold[word] | bit);
+        }
+
+        if (before < 2 && now >= 2)
+        {
+            word += sold.Length / 2;
+            Volatile.Write(ref sold[word], sold[word] | bit);
+        }
+
+        if (before < 3 && now >= 3)
+        {
+            if (_moreThanTwoCount == _moreThanTwo.Length)
+            {
+                var grown = new int[Math.Max(64, _moreThanTwo.Length * 2)];
+                _moreThanTwo.AsSpan().CopyTo(grown);
+                Volatile.Write(ref _moreThanTwo, grown);
+            }
+
+            _moreThanTwo[_moreThanTwoCount] = key;
+            Volatile.Write(ref _moreThanTwoCount, _moreThanTwoCount + 1);
+        }
     }
 
     /// <summary>A copy of every item's key and units, in the table's order (for a snapshot, from the recording thread).</summary>

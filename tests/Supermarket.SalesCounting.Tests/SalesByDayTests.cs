@@ -12,7 +12,8 @@ public sealed class SalesByDayTests
     /// <summary>Random lines over random days (in random order, so days arrive late and far ahead and fall out), of a
     /// shard's items, small quantities (many ties): every ranking over random ranges equals a brute-force sum of the
     /// days a straightforward model keeps, with the days in tables, packed, or packed with later lines in tables beside;
-    /// with more stores than a 64-bit word of a day's stores of an item holds, too.</summary>
+    /// with more stores than a 64-bit word of a day's stores of an item holds, too, and with few stores, so that each
+    /// sells enough of the items a day to be packed as a bitmap.</summary>
     [Theory]
     [InlineData(1, 1_000, SalesByDay.DefaultUnsealedBytesLimit)]
     [InlineData(2, 12, SalesByDay.DefaultUnsealedBytesLimit)]
@@ -24,7 +25,11 @@ public sealed class SalesByDayTests
     [InlineData(8, 1, 2_000)]
     [InlineData(9, 12, SalesByDay.DefaultUnsealedBytesLimit, 150)]
     [InlineData(10, 5, 20_000, 150)]
-    public void Rankings_over_any_range_equal_a_brute_force_sum_of_the_days_kept(int seed, int daysKept, long unsealedBytesLimit, int stores = 23)
+    [InlineData(11, 1_000, SalesByDay.DefaultUnsealedBytesLimit, 3, 6)]
+    [InlineData(12, 1_000, 0, 3, 6)]
+    [InlineData(13, 4, 20_000, 3, 6)]
+    [InlineData(14, 5, 2_000, 2)]
+    public void Rankings_over_any_range_equal_a_brute_force_sum_of_the_days_kept(int seed, int daysKept, long unsealedBytesLimit, int stores = 23, int dayCount = 40)
     {
         const int catalog = 1_200;
         var items = new ItemRange(401, 1_000);
@@ -34,7 +39,7 @@ public sealed class SalesByDayTests
         for (var batch = 0; batch < 300; batch++)
         {
             var lines = Enumerable.Range(0, random.Next(1, 60)).Select(_ => new SaleLine(
-                random.Next(1, stores + 1), random.Next(1, catalog + 1), random.Next(0, 3), Day(random.Next(0, 40)))).ToArray();
+                random.Next(1, stores + 1), random.Next(1, catalog + 1), random.Next(0, 3), Day(random.Next(0, dayCount)))).ToArray();
             Assert.Equal(lines.Sum(model.Record(items)), sales.RecordSales(lines));
         }
 
@@ -43,7 +48,7 @@ public sealed class SalesByDayTests
         Assert.Equal(model.Kept.Max(), sales.LastDayKept);
         for (var question = 0; question < 400; question++)
         {
-            var from = Day(random.Next(-3, 43));
+            var from = Day(random.Next(-3, dayCount + 3));
             var to = from.AddDays(random.Next(0, 20));
             var k = new[] { 1, 5, 10, 100 }[random.Next(4)];
             var best = new RankedSales[k];
@@ -160,6 +165,10 @@ public sealed class SalesByDayTests
             sales.RecordSales([new(random.Next(1, 18), random.Next(1, 301), random.Next(1, 4) == 3 ? 3_000_000_000 : random.Next(1, 5), Day(random.Next(0, 9)))]);
         }
 
+        // Packed (most stores' items as bitmaps), then a few lines beside.
+        sales.Seal();
+        sales.RecordSales([new(3, 7, 2, Day(4)), new(17, 300, 1, Day(8))]);
+
         var saved = new MemoryStream();
         sales.Save(saved);
         var loaded = new SalesByDay(17, new ItemRange(1, 300), 6);
@@ -220,6 +229,34 @@ public sealed class SalesByDayTests
         Assert.Equal((new DateOnly(2026, 3, 3), new DateOnly(2026, 3, 3)), (loaded.FirstDayKept, loaded.FirstDayAnswerable));
         var (best, expectedBest) = (new RankedSales[10], new RankedSales[10]);
         Assert.Equal(expectedBest[..expected.TopStoresForItem(40, new DateOnly(2026, 3, 3), new DateOnly(2026, 3, 6), expectedBest)], best[..loaded.TopStoresForItem(40, new DateOnly(2026, 3, 3), new DateOnly(2026, 3, 6), best)]);
+    }
+
+    /// <summary>A file of the second version (every store's cells as a list), as a checkpoint taken before a store's
+    /// items could be a bitmap holds it, loads the same content, now with bitmaps: written by that version (main at
+    /// 3983a27) from <see cref="FirstVersionLines"/> packed, then two more lines in tables.</summary>
+    [Fact]
+    public void A_file_of_the_second_version_still_loads()
+    {
+        const string SecondVersionFile = "U0JEMgIAAAALAAAAKAAAAAUAAABcSQsABAAAAF1JCwABAQEBAQHVz8nD2wAAAABeSQsAAQEBAQEBUEpEXFYAAAAAX0kLAAEBAQEBAYuFnZeRAAAAAGBJCwABAQEBAQHG3tjSzAIAAAACAQIEBQEegLzBlgsE27x0Dea3RA==";
+        var expected = new SalesByDay(5, new ItemRange(11, 40), daysKept: 4);
+        expected.RecordSales(FirstVersionLines());
+        expected.RecordSales([new(2, 12, 4, new DateOnly(2026, 3, 6)), new(5, 40, 3_000_000_000, new DateOnly(2026, 3, 6))]);
+        expected.Seal();
+
+        var loaded = new SalesByDay(5, new ItemRange(11, 40), daysKept: 4);
+        loaded.Load(new MemoryStream(Convert.FromBase64String(SecondVersionFile)));
+
+        Assert.Equal(6388294648703797439UL, loaded.Checksum());
+        var (best, expectedBest) = (new RankedSales[10], new RankedSales[10]);
+        for (var from = new DateOnly(2026, 3, 3); from <= new DateOnly(2026, 3, 6); from = from.AddDays(1))
+        {
+            for (var store = 1; store <= 5; store++)
+            {
+                Assert.Equal(expectedBest[..expected.TopItemsAtStore(store, from, new DateOnly(2026, 3, 6), expectedBest)], best[..loaded.TopItemsAtStore(store, from, new DateOnly(2026, 3, 6), best)]);
+            }
+
+            Assert.Equal(expectedBest[..expected.TopStoresForItem(40, from, new DateOnly(2026, 3, 6), expectedBest)], best[..loaded.TopStoresForItem(40, from, new DateOnly(2026, 3, 6), best)]);
+        }
     }
 
     private static SaleLine[] FirstVersionLines() =>
