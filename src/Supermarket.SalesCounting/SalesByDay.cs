@@ -31,9 +31,9 @@ public sealed class SalesByDay
     private const int ZLibHeaderFirstByte = 0x78;
     private const int NothingDropped = int.MinValue;
 
-    /// <summary>How many days ahead of reading an item's list it is fetched (and its start as many days before that):
-    /// enough misses to overlap, few enough that the list is still in the cache when it is read.</summary>
-    private const int DaysFetchedAhead = 16;
+    /// <summary>How many days' lists of an item are fetched before they are read: enough misses to overlap, few enough
+    /// that the first is still in the cache when it is read.</summary>
+    private const int DaysFetchedTogether = 16;
 
     /// <summary>Scratch of a ranking of a store's items: each item's units over the range. Per thread, so rankings on
     /// several threads need no lock; zeroed again after each use.</summary>
@@ -44,7 +44,7 @@ public sealed class SalesByDay
     [ThreadStatic]
     private static long[]? _storeSums;
 
-    /// <summary>Scratch of a ranking of stores: the states of the days being fetched, let go after each use.</summary>
+    /// <summary>Scratch of a ranking of stores: the states of the days fetched together, let go after each use.</summary>
     [ThreadStatic]
     private static DayState[]? _states;
 
@@ -206,29 +206,28 @@ public sealed class SalesByDay
         var ranking = new RangeRanking(best);
         var key = itemId - Items.First + 1;
         var sums = _storeSums is { } s && s.Length >= MaxStores ? s : _storeSums = new long[MaxStores];
-        // A pipeline over the days: a day's state is taken and where its packed list of the item starts is fetched,
-        // DaysFetchedAhead days later that list's first bytes are, and as many days later again the list is read.
-        // Each step's loads are independent of the other days', so their cache misses overlap instead of coming one
-        // day after another.
-        var states = _states ??= new DayState[3 * DaysFetchedAhead];
-        var count = end - first;
-        for (var step = 0; step < count + (2 * DaysFetchedAhead); step++)
+        // A few days at a time: each day's state is taken once, then where each packed day's list of the item starts
+        // is fetched, then its first bytes, then the lists are read. Each step's loads are independent of the other
+        // days', so their cache misses overlap instead of coming one day after another.
+        var states = _states ??= new DayState[DaysFetchedTogether];
+        for (var chunk = first; chunk < end; chunk += DaysFetchedTogether)
         {
-            if (step < count)
+            var count = Math.Min(DaysFetchedTogether, end - chunk);
+            for (var day = 0; day < count; day++)
             {
-                var state = states[step % states.Length] = days[first + step].State;
+                var state = states[day] = days[chunk + day].State;
                 state.Sealed?.PrefetchItemStart(key);
             }
 
-            if (step - DaysFetchedAhead is var fetched && fetched >= 0 && fetched < count)
+            for (var day = 0; day < count; day++)
             {
-                states[fetched % states.Length].Sealed?.PrefetchItemList(key);
+                states[day].Sealed?.PrefetchItemList(key);
             }
 
-            if (step - (2 * DaysFetchedAhead) is var read && read >= 0)
+            for (var day = 0; day < count; day++)
             {
-                var state = states[read % states.Length];
-                states[read % states.Length] = null!;
+                var state = states[day];
+                states[day] = null!;
                 state.Sealed?.AddItemTo(key, sums);
                 if (Volatile.Read(ref state.StoresOfItem) is { } storesOfItem)
                 {
