@@ -15,8 +15,9 @@ namespace Supermarket.SalesCounting;
 /// 100,000 items a day), not items × stores × days. Lines are recorded into a table per store and day
 /// (<see cref="StoreDaySales"/>); once the tables hold more than <see cref="UnsealedBytesLimit"/>, the days are packed
 /// (<see cref="SealedDay"/>: about two bytes a cell, by store and by item) and later lines of a packed day go to new
-/// tables beside it. "Top items at a store" adds the range's cells of that store up; "top stores for an item" adds the
-/// item's list of each day up.</para>
+/// tables beside it. "Top items at a store" adds the store's bitmaps of the range up a vector of items at a time
+/// (<see cref="BitSlicedCounts"/>), and its other units one by one; "top stores for an item" adds the item's list of
+/// each day up.</para>
 /// <para>Days kept are days with sales: a new day beyond <see cref="DaysKept"/> pushes the oldest out if it is later,
 /// and is left out if it is older. What is kept depends on the sequence of lines alone, so replicas following the same
 /// ledger keep the same days.</para>
