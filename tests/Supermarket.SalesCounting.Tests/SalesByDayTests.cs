@@ -140,6 +140,39 @@ public sealed class SalesByDayTests
         Assert.Equal([new RankedSales(2, 2_200_000_000)], best[..sales.TopStoresForItem(7, Day(1), Day(2), best)]);
     }
 
+    /// <summary>A range's units a key are added up a byte at a time before they reach the counts: a byte that passes
+    /// 255, a unit at a time or many at once, carries into them. Store 1 sold every item each day (a bitmap), item 7
+    /// two units (one beyond the bitmap's); store 2 a few (a list): item 3 200 units on each of three days, item 4 one
+    /// a day, item 5 300 at once.</summary>
+    [Theory]
+    [InlineData(SalesByDay.DefaultUnsealedBytesLimit)]
+    [InlineData(0)]
+    public void Units_past_what_a_byte_holds_carry_exactly(long unsealedBytesLimit)
+    {
+        const int days = 300;
+        var sales = new SalesByDay(2, new ItemRange(1, 100), daysKept: 400, unsealedBytesLimit);
+        for (var day = 0; day < days; day++)
+        {
+            sales.RecordSales(
+            [
+                .. Enumerable.Range(1, 100).Select(item => new SaleLine(1, item, item == 7 ? 2 : 1, Day(day))),
+                new(2, 4, 1, Day(day)),
+                .. day < 3 ? [new SaleLine(2, 3, 200, Day(day))] : Array.Empty<SaleLine>(),
+                .. day == 5 ? [new SaleLine(2, 5, 300, Day(day))] : Array.Empty<SaleLine>(),
+            ]);
+        }
+
+        var best = new RankedSales[3];
+        foreach (var (from, to) in new[] { (0, days - 1), (0, 254), (0, 255), (0, 256), (1, 256), (10, 280) })
+        {
+            var n = to - from + 1;
+            Assert.Equal([new RankedSales(7, 2 * n), new RankedSales(1, n), new RankedSales(2, n)], best[..sales.TopItemsAtStore(1, Day(from), Day(to), best)]);
+            var atStoreTwo = new[] { new RankedSales(3, 200 * Math.Max(0, Math.Min(to, 2) - from + 1)), new RankedSales(4, n), new RankedSales(5, from <= 5 ? 300 : 0) }
+                .Where(r => r.Units > 0).OrderByDescending(r => r.Units).ThenBy(r => r.Id);
+            Assert.Equal(atStoreTwo, best[..sales.TopItemsAtStore(2, Day(from), Day(to), best)]);
+        }
+    }
+
     [Fact]
     public void Questions_out_of_range_are_refused()
     {
