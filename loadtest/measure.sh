@@ -43,6 +43,12 @@
 #                                             answers a third as fast while the JIT compiles it); ASK_CONNECTIONS (50),
 #                                             ASK_SECONDS (10); ASK_CONNECTIONS=1 is a question alone, one at a time.
 #                                             The machine's CPU over it, from /proc, a question
+#   IDLE=1 STORES="" TRANSIENT_STORES="" loadtest/measure.sh
+#                                             what the system costs while nothing happens and at the chain's real rate:
+#                                             IDLE_SETTLE seconds (120) after the start, each process's share of a core
+#                                             over IDLE_SECONDS (60) with nothing asked (the load test's idle command),
+#                                             then 256 stores at 0.1 purchases a store a second with 5 sales and 2
+#                                             history questions a second for 120 s, verified, then idle again
 #   START=1 STORES="" TRANSIENT_STORES="" loadtest/measure.sh
 #                                             the aggregator's start (one shard): from its checkpoint after a stop,
 #                                             then from the whole ledger (the checkpoint set aside, then removed)
@@ -219,6 +225,20 @@ if [ -n "${PAGES:-}" ]; then
   done
   load "persistent, 256 stores, no live page" --stores 256
   load "persistent, 256 stores, $pages live pages" --stores 256 --live-pages "$pages"
+fi
+
+if [ -n "${IDLE:-}" ]; then
+  # shellcheck disable=SC2086 # SETTINGS is several words on purpose
+  system_up Broker__PersistentDelivery=true ${SETTINGS:-}
+  idle() {
+    echo "== idle: ${IDLE_SECONDS:-60} s, nothing asked ($1)" | tee -a "$OUT"
+    "$LOADTEST" idle --seconds "${IDLE_SECONDS:-60}" | tee -a "$OUT"
+  }
+  sleep "${IDLE_SETTLE:-120}"
+  idle "after the start"
+  load "the chain's real rate, 5 sales and 2 history questions a second" --stores 256 --simulation Constant --rate 0.1 \
+    --purchases-per-hour 12 --hours 1 --warm-up 10 --sales-queries-per-second 5 --history-queries-per-second 2
+  idle "after the real rate"
 fi
 
 # CPU seconds (user + system) every process of the machine has used so far, from /proc/stat's first line.

@@ -46,6 +46,23 @@ public sealed class ProcessCpuTests : IDisposable
     }
 
     [Fact]
+    public void Idle_shares_are_percentages_of_one_core_and_the_system_leaves_out_the_load_generator_and_the_kernel()
+    {
+        var used = new Dictionary<string, double>
+        {
+            ["api"] = 1.2, ["rabbitmq"] = 0.6, ["kernel threads"] = 3, [ProcessCpu.LoadGenerator] = 9, [ProcessCpu.Machine] = 15,
+        };
+
+        var shares = IdleCommandLine.SharesOfACore(used, TimeSpan.FromSeconds(60));
+
+        Assert.Equal(2.0, shares["api"]);
+        Assert.Equal(1.0, shares["rabbitmq"]);
+        Assert.Equal(25.0, shares[ProcessCpu.Machine]);
+        Assert.Equal(3.0, shares[IdleCommandLine.System]);
+        Assert.Empty(IdleCommandLine.SharesOfACore(new Dictionary<string, double>(), TimeSpan.FromSeconds(60)));
+    }
+
+    [Fact]
     public void Without_a_proc_nothing_is_measured() =>
         Assert.Empty(ProcessCpu.Snapshot(Path.Combine(_proc, "absent")).Since(ProcessCpu.Snapshot(Path.Combine(_proc, "absent"))));
 

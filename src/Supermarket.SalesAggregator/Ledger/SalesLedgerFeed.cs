@@ -53,6 +53,7 @@ public sealed class SalesLedgerFeed(
     {
         _started = Stopwatch.GetTimestamp();
         await StartFromCheckpointAsync(stoppingToken);
+        var pollWait = _options.LedgerPollInterval;
         while (!stoppingToken.IsCancellationRequested)
         {
             bool caughtUp;
@@ -71,6 +72,7 @@ public sealed class SalesLedgerFeed(
                 var applied = Apply(entries);
                 _entriesRead += applied;
                 caughtUp = applied < entries.Count || entries.Count < _options.LedgerPageSize;
+                pollWait = entries.Count > 0 ? _options.LedgerPollInterval : Min(pollWait * 2, _options.IdleLedgerPollInterval);
             }
             catch (Exception exception) when (!stoppingToken.IsCancellationRequested)
             {
@@ -106,7 +108,7 @@ public sealed class SalesLedgerFeed(
             // While a checkpoint is copied, read again at once: its next part follows the next read.
             if (caughtUp && _copy is null)
             {
-                await Task.WhenAny(readiness.ReadWanted, DelayAsync(_options.LedgerPollInterval, stoppingToken));
+                await Task.WhenAny(readiness.ReadWanted, DelayAsync(pollWait, stoppingToken));
             }
         }
     }
@@ -397,6 +399,8 @@ public sealed class SalesLedgerFeed(
             }
         });
     }
+
+    private static TimeSpan Min(TimeSpan a, TimeSpan b) => a < b ? a : b;
 
     private static async Task DelayAsync(TimeSpan delay, CancellationToken stoppingToken)
     {

@@ -3,7 +3,7 @@ using System.ComponentModel.DataAnnotations;
 namespace Supermarket.SalesAggregator.Questions;
 
 /// <summary>How the aggregator follows the sales ledger and checkpoints its matrix. Section <c>Aggregator</c>.</summary>
-public sealed class AggregatorOptions
+public sealed class AggregatorOptions : IValidatableObject
 {
     public const string Section = "Aggregator";
 
@@ -12,6 +12,12 @@ public sealed class AggregatorOptions
     /// once it arrived).</summary>
     [Range(typeof(TimeSpan), "00:00:00.001", "00:00:10")]
     public TimeSpan LedgerPollInterval { get; set; } = TimeSpan.FromMilliseconds(50);
+
+    /// <summary>The longest wait between reads while the ledger stays still: each read that finds nothing new doubles
+    /// the wait from <see cref="LedgerPollInterval"/> up to this, and the first that finds something sets it back. A
+    /// quiet system then reads once a second, not twenty times; a question still ends the wait.</summary>
+    [Range(typeof(TimeSpan), "00:00:00.001", "00:00:10")]
+    public TimeSpan IdleLedgerPollInterval { get; set; } = TimeSpan.FromSeconds(1);
 
     /// <summary>How long a ledger entry may stay unreadable while a later one is readable before /health/ready says
     /// so. The feed never moves past it, however long it waits: its writer's transaction may still commit.</summary>
@@ -39,4 +45,13 @@ public sealed class AggregatorOptions
     /// <summary>How often the matrix is saved: a restart reads the checkpoint, then at most this much of the ledger.</summary>
     [Range(typeof(TimeSpan), "00:00:01", "1.00:00:00")]
     public TimeSpan CheckpointInterval { get; set; } = TimeSpan.FromMinutes(1);
+
+    public IEnumerable<ValidationResult> Validate(ValidationContext validationContext)
+    {
+        if (IdleLedgerPollInterval < LedgerPollInterval)
+        {
+            yield return new ValidationResult($"{nameof(IdleLedgerPollInterval)} must be at least {nameof(LedgerPollInterval)}",
+                [nameof(IdleLedgerPollInterval)]);
+        }
+    }
 }

@@ -29,6 +29,7 @@ public sealed class SalesReplicaTests(SupermarketSystem system) : IAsyncLifetime
                 ["SalesShards:Count"] = "2",
                 ["Aggregator:Shard"] = "2",
                 ["Aggregator:LedgerPollInterval"] = pollInterval,
+                ["Aggregator:IdleLedgerPollInterval"] = pollInterval,
             });
             _replicas.Add(replica);
             await SupermarketSystem.WaitUntilReadyAsync(replica);

@@ -110,8 +110,14 @@ public sealed class LedgerInMemory(int pageSize) : ISalesLedger
         }
     }
 
+    /// <summary>How many reads have begun.</summary>
+    public int Reads => Volatile.Read(ref _readCount);
+
+    private int _readCount;
+
     public async Task<LedgerRead> ReadFromAsync(long seq, CancellationToken cancellationToken)
     {
+        Interlocked.Increment(ref _readCount);
         Task reads;
         lock (_gate)
         {

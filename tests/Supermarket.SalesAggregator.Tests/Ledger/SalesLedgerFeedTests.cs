@@ -48,6 +48,29 @@ public sealed class SalesLedgerFeedTests : IAsyncDisposable
         await feed.StopAsync();
     }
 
+    /// <summary>A still ledger is read less and less often, down to once an IdleLedgerPollInterval (at 10 ms a read
+    /// a second would be 100 reads); an entry appended then is still counted, and the reads quicken again.</summary>
+    [Fact]
+    public async Task A_still_ledger_is_read_ever_less_often_and_a_new_entry_is_still_counted()
+    {
+        _ledger.Append([new SaleLine(1, 10, 2)]);
+        var feed = Feed(idlePollInterval: TimeSpan.FromMilliseconds(400));
+        await feed.StartAsync();
+        await feed.Readiness.Ready.WaitAsync(Patience);
+
+        await Task.Delay(TimeSpan.FromSeconds(1));
+        var before = _ledger.Reads;
+        await Task.Delay(TimeSpan.FromSeconds(2));
+        var still = _ledger.Reads - before;
+        // Two seconds at 400 ms a read is 5 reads; a question's read would add some, and none is asked here.
+        Assert.InRange(still, 1, 8);
+
+        _ledger.Append([new SaleLine(1, 10, 3)]);
+        await Until(() => feed.Readiness.CountedThrough == 2);
+        Assert.Equal(5, feed.Matrix.UnitsSold(1, 10));
+        await feed.StopAsync();
+    }
+
     [Fact]
     public async Task Sales_stored_before_entries_carried_their_day_are_counted_into_days_once_a_dating_entry_dates_them()
     {
@@ -308,7 +331,8 @@ public sealed class SalesLedgerFeedTests : IAsyncDisposable
         await feed.StopAsync();
     }
 
-    private RunningFeed Feed(TimeSpan? missingEntryPatience = null, TimeSpan? pollInterval = null, TimeSpan? checkpointInterval = null, int maxItemId = 50)
+    private RunningFeed Feed(TimeSpan? missingEntryPatience = null, TimeSpan? pollInterval = null, TimeSpan? checkpointInterval = null, int maxItemId = 50,
+        TimeSpan? idlePollInterval = null)
     {
         var options = Options.Create(new AggregatorOptions
         {
@@ -316,6 +340,7 @@ public sealed class SalesLedgerFeedTests : IAsyncDisposable
             CheckpointInterval = checkpointInterval ?? new AggregatorOptions().CheckpointInterval,
             LedgerPageSize = PageSize,
             LedgerPollInterval = pollInterval ?? TimeSpan.FromMilliseconds(10),
+            IdleLedgerPollInterval = idlePollInterval ?? pollInterval ?? TimeSpan.FromMilliseconds(10),
             MissingEntryPatience = missingEntryPatience ?? new AggregatorOptions().MissingEntryPatience,
         });
         var matrix = new SalesMatrix(maxItemId, 8, new ItemRange(1, maxItemId));
