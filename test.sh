@@ -18,7 +18,10 @@ rm -rf "$results"
 mkdir -p "$results" && chmod 700 "$results"
 status=0
 # Each step's heading says how long the run has taken so far, so that a slow step shows in CI's log.
-step() { printf '== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$1"; }
+step() { current_step=$1; printf '== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$1"; }
+# A step that failed is named again at the end: CI shows only the end of this output.
+failed_steps=()
+step_failed() { failed=$((failed + 1)); status=1; failed_steps+=("$current_step${1:+ ($1)}"); }
 # No test may hang the run: a test still running after this long fails it, with a dump of the test host beside the
 # TRX files (the longest test here takes about a minute).
 hang=(--blame-hang-timeout 10m --blame-hang-dump-type mini)
@@ -50,14 +53,14 @@ passed=$(trx_count passed)
 failed=$(trx_count failed)
 # Fewer results than tests means a test host that crashed or a project that did not build.
 if [ "$(trx_count total)" -ne "$((passed + failed))" ] || [ "$(find "$results" -name '*.trx' | wc -l)" -eq 0 ]; then
-  failed=$((failed + 1)); status=1
+  step_failed "$(trx_count total) tests in the TRX files, $((passed + failed)) with a result: a test host crashed or hung, or a project did not build"
 fi
 
 step "the Docker deployment: docker/check.sh"
 if "$ROOT/docker/check.sh"; then
   passed=$((passed + 1))
 else
-  failed=$((failed + 1)); status=1
+  step_failed
 fi
 
 # Under umask 022, as on a machine of several accounts: what ./run.sh writes must be private whatever the umask.
@@ -66,7 +69,7 @@ if (umask 022 && "$ROOT/run.sh" --stores 4 --purchases-per-hour 20 --date 202001
   tee "$results/main-job.log"; then
   passed=$((passed + 1))
 else
-  failed=$((failed + 1)); status=1
+  step_failed
 fi
 
 # The secrets a run leaves: the dashboard's login token and the accounts' passwords.
@@ -86,7 +89,7 @@ if [ "$(stat -c %a "$STATE/apphost.json")" = 600 ] && [ -z "$leaks" ] && ! grep 
 else
   echo "   .local/apphost.json has mode $(stat -c %a "$STATE/apphost.json"); readable by others and holding a secret: ${leaks:-none}"
   grep -qFf <(secrets) "$results/main-job.log" && echo "   the console holds a secret: $(grep -cFf <(secrets) "$results/main-job.log") lines"
-  failed=$((failed + 1)); status=1
+  step_failed
 fi
 
 # The chaos days run 32 tills: a till waits for each 201, so twice the tills of 16 shorten each day and keep twice as
@@ -97,7 +100,7 @@ step "a short chaos run: each fault once, small load (./run.sh chaos; the full r
 if "$ROOT/run.sh" chaos --stores 32 --purchases-per-hour 40 --fault-after 4 --fault-for 5; then
   passed=$((passed + 1))
 else
-  failed=$((failed + 1)); status=1
+  step_failed
 fi
 
 step "the same on a three-node RabbitMQ cluster: a node killed (the writer queue's leader, then a follower) and paused"
@@ -106,7 +109,7 @@ step "the same on a three-node RabbitMQ cluster: a node killed (the writer queue
 if "$ROOT/run.sh" chaos --broker-nodes 3 --stores 32 --purchases-per-hour 75 --fault-after 4 --fault-for 25; then
   passed=$((passed + 1))
 else
-  failed=$((failed + 1)); status=1
+  step_failed
 fi
 "$ROOT/run.sh" down >/dev/null
 
@@ -115,21 +118,21 @@ step "the deployment in containers, over TLS: ./run.sh --in-containers --tls (do
 if "$ROOT/run.sh" --in-containers --tls --stores 8 --purchases-per-hour 20 --date 20200102 --threshold failures=0; then
   passed=$((passed + 1))
 else
-  failed=$((failed + 1)); status=1
+  step_failed
 fi
 step "the TLS server key the containers read is no other local account's (mode 640, of the servers' group)"
 if [ "$(stat -c %a "$STATE/containers/tls/server.key" 2>/dev/null)" = 640 ]; then
   passed=$((passed + 1))
 else
   echo "   .local/containers/tls/server.key has mode $(stat -c %a "$STATE/containers/tls/server.key" 2>/dev/null || echo '(missing)')"
-  failed=$((failed + 1)); status=1
+  step_failed
 fi
 
 step "chaos against the containers: a broker node and a writer killed, the aggregator and MariaDB restarted"
 if "$ROOT/run.sh" chaos --in-containers --stores 32 --purchases-per-hour 50 --fault-after 5; then
   passed=$((passed + 1))
 else
-  failed=$((failed + 1)); status=1
+  step_failed
 fi
 step "the README's benchmark command right after the chaos runs (nothing they leave in the checkout hides the project): one benchmark, a dry job; a filter that matches none fails"
 benchmark() { (cd "$ROOT" && dotnet run -c Release --project benchmarks/Supermarket.Benchmarks -- "$@") >>"$results/benchmarks.log" 2>&1; }
@@ -137,7 +140,7 @@ if benchmark --filter '*SalesMatrix_TopStores' --job dry && ! benchmark --filter
   passed=$((passed + 1))
 else
   echo "   see $results/benchmarks.log"
-  failed=$((failed + 1)); status=1
+  step_failed
 fi
 
 # Leave the system running, as the README's order (./run.sh, then ./test.sh) found it; the containers hold its ports
@@ -145,7 +148,7 @@ fi
 "$ROOT/run.sh" down >/dev/null
 if ! "$ROOT/run.sh" up >/dev/null; then
   echo "== the system did not come back up after the containers (./run.sh up)"
-  failed=$((failed + 1)); status=1
+  step_failed
 fi
 
 # CI shows only the end of this output, so the failed tests' names and messages are repeated here, from the TRX files.
@@ -156,6 +159,7 @@ if [ "$(trx_count failed)" -gt 0 ]; then
     xmllint --xpath "$failure/@testName | $failure//*[local-name()='Message']/text()" "$trx" 2>/dev/null | head -200 || true
   done
 fi
+for failed_step in "${failed_steps[@]}"; do echo "== failed: $failed_step"; done
 # One closing line over everything: the TRX files' counts and the runs above. A run that failed without a failed test
 # to show for it (a test host killed by the hang timeout, a build that broke) never reads "0 failed".
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
