@@ -14,14 +14,17 @@ public static class BusRegistration
     /// MassTransit over RabbitMQ, configured the same way in every process: publisher confirms on, compact JSON, the
     /// purchase fanouts named by <see cref="Topology"/>, each process's consumers on the endpoints their
     /// definitions name, shaped by <see cref="Topology"/>, and its bus endpoint among its <paramref name="service"/>'s
-    /// names (<see cref="Topology.BusEndpoint"/>).
+    /// names (<see cref="Topology.BusEndpoint"/>). A process whose every message is an answer (worth nothing after its
+    /// asker's deadline, and asked again after a 504) sends without waiting for confirms:
+    /// <paramref name="confirmPublishes"/> false.
     /// </summary>
     public static IServiceCollection AddSupermarketBus(
         this IServiceCollection services,
         IConfiguration configuration,
         string service,
         Action<IBusRegistrationConfigurator>? registerConsumers = null,
-        Action<IBusRegistrationContext, IRabbitMqBusFactoryConfigurator>? configureBus = null)
+        Action<IBusRegistrationContext, IRabbitMqBusFactoryConfigurator>? configureBus = null,
+        bool confirmPublishes = true)
     {
         services.AddValidatedOptions<BrokerOptions>(configuration, BrokerOptions.Section);
         services.AddOptions<MassTransitHostOptions>().Configure<IOptions<BrokerOptions>>((host, broker) =>
@@ -49,7 +52,7 @@ public static class BusRegistration
                 {
                     host.Username(broker.Username);
                     host.Password(broker.Password);
-                    host.PublisherConfirmation = true;
+                    host.PublisherConfirmation = confirmPublishes;
                     host.Heartbeat(broker.Heartbeat);
                     if (broker.UseTls)
                     {

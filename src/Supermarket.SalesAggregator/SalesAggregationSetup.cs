@@ -43,8 +43,10 @@ public static class SalesAggregationSetup
         builder.Services.AddSingleton<SalesCheckpoint>();
         builder.Services.AddHostedService<SalesLedgerFeed>();
         // The questions' endpoint is not started with the bus: QuestionsWhileReady starts it once the matrix is whole.
+        // The aggregator sends answers only, so it waits for no confirm.
         builder.Services.AddSupermarketBus(builder.Configuration, Topology.AggregatorNames,
-            bus => bus.AddConsumer<SalesQuestionsConsumer, SalesQuestionsConsumerDefinition>().ExcludeFromConfigureEndpoints());
+            bus => bus.AddConsumer<SalesQuestionsConsumer, SalesQuestionsConsumerDefinition>().ExcludeFromConfigureEndpoints(),
+            confirmPublishes: false);
         builder.Services.AddHostedService<QuestionsWhileReady>();
         return builder;
     }
