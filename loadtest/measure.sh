@@ -42,7 +42,9 @@
 #                                             system, after ASK_WARMUP seconds (30) of the same (a process just started
 #                                             answers a third as fast while the JIT compiles it); ASK_CONNECTIONS (50),
 #                                             ASK_SECONDS (10); ASK_CONNECTIONS=1 is a question alone, one at a time.
-#                                             The machine's CPU over it, from /proc, a question
+#                                             The machine's CPU over it, from /proc, a question; then Redis' sorted
+#                                             sets asked the same over as many connections (redis-benchmark), the
+#                                             yardstick of issue #74, in the same run
 #   IDLE=1 STORES="" TRANSIENT_STORES="" loadtest/measure.sh
 #                                             what the system costs while nothing happens and at the chain's real rate:
 #                                             IDLE_SETTLE seconds (120) after the start, each process's share of a core
@@ -260,6 +262,21 @@ if [ -n "${ASK:-}" ]; then
   # The machine's CPU a question (wrk's own included: it is what asks), in milliseconds.
   jq -c --argjson cpu "$(awk -v a="$after" -v b="$before" 'BEGIN { print a - b }')" \
     '. + {machine_cpu_seconds: ($cpu * 10 | round / 10), machine_cpu_ms_per_answer: ($cpu * 1000 / .answers * 1000 | round / 1000)}' <<<"$answers" | tee -a "$OUT"
+  # The yardstick in the same run (issue #74): Redis answering the same top 10 from a sorted set a store (256 stores
+  # of 10,000 items), over as many connections, for ASK_REDIS_REQUESTS questions (redis-benchmark, one thread).
+  "$ROOT/scripts/services.sh" install redis-server redis-tools >>"$OUT" 2>&1
+  redis_port=6399
+  ! redis-cli -p "$redis_port" ping >/dev/null 2>&1 || { echo "port $redis_port is taken: the row needs its own Redis" >&2; exit 1; }
+  redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no >>"$OUT" 2>&1 &
+  redis=$!
+  timeout 10 sh -c "until redis-cli -p $redis_port ping >/dev/null 2>&1; do sleep 0.1; done"
+  # redis-benchmark names a random store __rand_int__, twelve digits with leading zeros.
+  redis-cli -p "$redis_port" EVAL "for s = 0, 255 do for i = 1, 10000 do redis.call('ZADD', string.format('store:%012d', s), (i * 7919) % 1000, i) end end" 0 >/dev/null
+  redis-benchmark -p "$redis_port" -c "$connections" -n "${ASK_REDIS_REQUESTS:-500000}" -r 256 --csv \
+    ZREVRANGE store:__rand_int__ 0 9 WITHSCORES 2>/dev/null | tail -n 1 |
+    jq -Rc 'split(",") | map(gsub("\""; "")) | {redis: {per_second: (.[1] | tonumber | round), p50_ms: (.[4] | tonumber), p99_ms: (.[6] | tonumber)}}' | tee -a "$OUT"
+  kill "$redis"
+  wait "$redis" 2>/dev/null || true
 fi
 
 # The aggregator's start, as its /health/ready tells it: how long from its process's start, and what it read.

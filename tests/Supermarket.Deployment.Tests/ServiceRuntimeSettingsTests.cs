@@ -13,7 +13,7 @@ public sealed class ServiceRuntimeSettingsTests
 
     [Theory]
     [MemberData(nameof(Programs))]
-    public void A_program_runs_with_the_workstation_gc_without_a_background_thread_and_without_spinning_idle_workers(string service)
+    public void A_program_runs_with_the_workstation_gc_without_a_background_thread_without_spinning_idle_workers_and_without_dynamic_pgo(string service)
     {
         // The test project references every service, so their runtimeconfig.json files are copied beside it.
         using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(AppContext.BaseDirectory, service + ".runtimeconfig.json")));
@@ -22,5 +22,6 @@ public sealed class ServiceRuntimeSettingsTests
         Assert.False(settings.GetProperty("System.GC.Server").GetBoolean());
         Assert.False(settings.GetProperty("System.GC.Concurrent").GetBoolean());
         Assert.Equal("0", settings.GetProperty("System.Threading.ThreadPool.UnfairSemaphoreSpinLimit").ToString());
+        Assert.False(settings.GetProperty("System.Runtime.TieredPGO").GetBoolean());
     }
 }
