@@ -269,14 +269,20 @@ if [ -n "${ASK:-}" ]; then
   ! redis-cli -p "$redis_port" ping >/dev/null 2>&1 || { echo "port $redis_port is taken: the row needs its own Redis" >&2; exit 1; }
   redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no >>"$OUT" 2>&1 &
   redis=$!
-  timeout 10 sh -c "until redis-cli -p $redis_port ping >/dev/null 2>&1; do sleep 0.1; done"
-  # redis-benchmark names a random store __rand_int__, twelve digits with leading zeros.
-  redis-cli -p "$redis_port" EVAL "for s = 0, 255 do for i = 1, 10000 do redis.call('ZADD', string.format('store:%012d', s), (i * 7919) % 1000, i) end end" 0 >/dev/null
-  redis-benchmark -p "$redis_port" -c "$connections" -n "${ASK_REDIS_REQUESTS:-500000}" -r 256 --csv \
-    ZREVRANGE store:__rand_int__ 0 9 WITHSCORES 2>/dev/null | tail -n 1 |
-    jq -Rc 'split(",") | map(gsub("\""; "")) | {redis: {per_second: (.[1] | tonumber | round), p50_ms: (.[4] | tonumber), p99_ms: (.[6] | tonumber)}}' | tee -a "$OUT"
+  # Called with ||, so a step that fails ends the function (each is chained) and Redis is stopped all the same.
+  ask_redis() {
+    timeout 10 sh -c "until redis-cli -p $redis_port ping >/dev/null 2>&1; do sleep 0.1; done" &&
+      # redis-benchmark names a random store __rand_int__, twelve digits with leading zeros.
+      redis-cli -p "$redis_port" EVAL "for s = 0, 255 do for i = 1, 10000 do redis.call('ZADD', string.format('store:%012d', s), (i * 7919) % 1000, i) end end" 0 >/dev/null &&
+      redis-benchmark -p "$redis_port" -c "$connections" -n "${ASK_REDIS_REQUESTS:-500000}" -r 256 --csv \
+        ZREVRANGE store:__rand_int__ 0 9 WITHSCORES 2>/dev/null | tail -n 1 |
+      jq -Rc 'split(",") | map(gsub("\""; "")) | {redis: {per_second: (.[1] | tonumber | round), p50_ms: (.[4] | tonumber), p99_ms: (.[6] | tonumber)}}' | tee -a "$OUT"
+  }
+  redis_status=0
+  ask_redis || redis_status=$?
   kill "$redis"
   wait "$redis" 2>/dev/null || true
+  [ "$redis_status" -eq 0 ] || { echo "asking Redis failed; see $OUT" >&2; exit "$redis_status"; }
 fi
 
 # The aggregator's start, as its /health/ready tells it: how long from its process's start, and what it read.

@@ -11,7 +11,7 @@ namespace Supermarket.Messaging;
 public static class BusRegistration
 {
     /// <summary>
-    /// MassTransit over RabbitMQ, configured the same way in every process: publisher confirms on, compact JSON, the
+    /// MassTransit over RabbitMQ, configured the same way in every process: publisher confirms on (see below), compact JSON, the
     /// purchase fanouts named by <see cref="Topology"/>, each process's consumers on the endpoints their
     /// definitions name, shaped by <see cref="Topology"/>, and its bus endpoint among its <paramref name="service"/>'s
     /// names (<see cref="Topology.BusEndpoint"/>). A process whose every message is an answer (worth nothing after its
