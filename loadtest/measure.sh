@@ -51,6 +51,15 @@
 #                                             over IDLE_SECONDS (60) with nothing asked (the load test's idle command),
 #                                             then 256 stores at 0.1 purchases a store a second with 5 sales and 2
 #                                             history questions a second for 120 s, verified, then idle again
+#   TURNS=1 STORES="" TRANSIENT_STORES="" loadtest/measure.sh
+#                                             the questions at the chain's real rate, timed by a client of their own
+#                                             and costed in turns (issue #74): 256 stores at 0.1 purchases a store a
+#                                             second, unverified; TURNS_SETTLE seconds (40) after its start,
+#                                             TURNS_WINDOW-second windows (35): nothing asked, 50 sales questions a
+#                                             second, nothing, 20 history pages a second, twice, then the chain's own
+#                                             5 sales and 2 history questions a second between quiet ones (wrk,
+#                                             loadtest/wrk/questions.lua). Each window's machine CPU from /proc; a
+#                                             question's is its window's less the mean of the quiet ones beside it
 #   START=1 STORES="" TRANSIENT_STORES="" loadtest/measure.sh
 #                                             the aggregator's start (one shard): from its checkpoint after a stop,
 #                                             then from the whole ledger (the checkpoint set aside, then removed)
@@ -121,7 +130,11 @@ system_up() {
 # A row that fails leaves nothing running: the next measurement starts from a stopped system.
 stop_after_failure() {
   local status=$?
-  [ "$status" -eq 0 ] || ./run.sh down >/dev/null 2>&1 || true
+  if [ "$status" -ne 0 ]; then
+    # A load generator or wrk still running in the background would post to a stopped system.
+    jobs -p | xargs -r kill 2>/dev/null || true
+    ./run.sh down >/dev/null 2>&1 || true
+  fi
 }
 trap stop_after_failure EXIT
 dotnet build Supermarket.sln -c Release -v q -nologo >>"$OUT" 2>&1 || { echo "the build failed; see $OUT" >&2; exit 1; }
@@ -283,6 +296,72 @@ if [ -n "${ASK:-}" ]; then
   kill "$redis"
   wait "$redis" 2>/dev/null || true
   [ "$redis_status" -eq 0 ] || { echo "asking Redis failed; see $OUT" >&2; exit "$redis_status"; }
+fi
+
+if [ -n "${TURNS:-}" ]; then
+  # shellcheck disable=SC2086 # SETTINGS is several words on purpose
+  system_up Broker__PersistentDelivery=true ${SETTINGS:-}
+  "$ROOT/scripts/services.sh" install wrk >>"$OUT" 2>&1
+  api=$(api_url)
+  # History pages need an analyst's credential (docs/security.md), each read at most HistoryQuestions:ReadsPerMinute
+  # times a minute: four analysts take turns. The sales questions are the course's, open.
+  credentials=$(for analyst in 1 2 3 4; do
+    echo "Bearer $("$ROOT/tools/Supermarket.Credentials/bin/Release/net10.0/Supermarket.Credentials" analyst "measure-$analyst")"
+  done | paste -sd,)
+  window_seconds=${TURNS_WINDOW:-35}
+  settle=${TURNS_SETTLE:-40}
+  # Eleven windows after the settling, and the day a little longer: 120 s a day "hour" (12 purchases at 0.1 a second).
+  hours=$(((settle + 11 * window_seconds + 20) / 120 + 1))
+  windows=$(mktemp)
+  echo "== the chain's real rate for $((hours * 120)) s, questions in turns of ${window_seconds} s (wrk)" | tee -a "$OUT"
+  turns_reports=$ROOT/loadtest/reports/$(date -u +%Y%m%d-%H%M%S)-turns
+  "$LOADTEST" --reports "$turns_reports" --label "the chain's real rate, questions in turns" --stores 256 \
+    --simulation Constant --rate 0.1 --purchases-per-hour 12 --hours "$hours" --warm-up 10 --no-verify >>"$OUT" 2>&1 &
+  day=$!
+  sleep "$settle"
+  # A process's CPU seconds (user + system) so far, from /proc/<pid>/stat.
+  process_cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) / hz }' "/proc/$1/stat"; }
+  # A window: its machine CPU seconds, the load generator's, and what each wrk asked in it (kind:rate:connections, none for a quiet one).
+  window() { # label, [kind:rate:connections]...
+    local label=$1 before after asker kind rate connections
+    shift
+    local answers=() askers=()
+    before=$(machine_cpu_seconds)
+    generator_before=$(process_cpu_seconds "$day")
+    for asker in "$@"; do
+      IFS=: read -r kind rate connections <<<"$asker"
+      answers+=("$(mktemp)")
+      WRK_KIND=$kind WRK_RATE=$rate WRK_CONNECTIONS=$connections WRK_AUTHORIZATIONS=$credentials \
+        wrk -t1 -c"$connections" -d"$window_seconds"s --latency -s loadtest/wrk/questions.lua "$api" >"${answers[-1]}" &
+      askers+=("$!")
+    done
+    if [ $# -eq 0 ]; then sleep "$window_seconds"; else wait "${askers[@]}"; fi
+    after=$(machine_cpu_seconds)
+    generator_after=$(process_cpu_seconds "$day")
+    jq -sc --arg name "$label" --argjson cpu "$(awk -v a="$after" -v b="$before" 'BEGIN { print a - b }')" \
+      --argjson generator "$(awk -v a="$generator_after" -v b="$generator_before" 'BEGIN { print a - b }')" \
+      '{window: $name, machine_cpu_seconds: ($cpu * 100 | round / 100), load_generator_cpu_seconds: ($generator * 100 | round / 100),
+        asked: [.[] | select(type == "object")]}' \
+      <(for file in "${answers[@]}"; do tail -n 1 "$file"; done) | tee -a "$OUT" "$windows"
+    rm -f "${answers[@]}"
+  }
+  for turn in 1 2; do
+    window "nothing asked ($turn)"
+    window "50 sales questions a second ($turn)" sales:50:5
+    window "nothing asked ($turn)"
+    window "20 history pages a second ($turn)" history:20:4
+  done
+  window "nothing asked (3)"
+  window "the chain's questions: 5 sales and 2 history a second" sales:5:1 history:2:1
+  window "nothing asked (4)"
+  wait "$day" || echo "  (the real rate exited non-zero)" | tee -a "$OUT"
+  echo "  reports: $turns_reports" | tee -a "$OUT"
+  # A question's machine CPU: its window's less the mean of the quiet windows before and after it.
+  jq -sc '. as $w | [range(1; length; 2) | . as $i | (($w[$i - 1].machine_cpu_seconds + $w[$i + 1].machine_cpu_seconds) / 2) as $quiet
+      | {window: $w[$i].window, answers: ([$w[$i].asked[].answers] | add),
+         machine_cpu_ms_per_question: ((($w[$i].machine_cpu_seconds - $quiet) * 1000 / ([$w[$i].asked[].answers] | add)) * 1000 | round / 1000)}][]' \
+    "$windows" 2>/dev/null | tee -a "$OUT" || true
+  rm -f "$windows"
 fi
 
 # The aggregator's start, as its /health/ready tells it: how long from its process's start, and what it read.
