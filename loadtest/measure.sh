@@ -323,7 +323,7 @@ if [ -n "${TURNS:-}" ]; then
   process_cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) / hz }' "/proc/$1/stat"; }
   # A window: its machine CPU seconds, the load generator's, and what each wrk asked in it (kind:rate:connections, none for a quiet one).
   window() { # label, [kind:rate:connections]...
-    local label=$1 before after asker kind rate connections
+    local label=$1 before after generator_before generator_after asker kind rate connections
     shift
     local answers=() askers=()
     before=$(machine_cpu_seconds)
