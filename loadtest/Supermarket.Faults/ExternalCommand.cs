@@ -25,8 +25,9 @@ public static class ExternalCommand
     /// <summary>A long command (a chaos day's load test, a build) run to its end within <paramref name="patience"/>,
     /// what it prints, output and errors alike, appended line by line to <paramref name="log"/> as it goes: a run
     /// that is killed leaves its log up to that point. Returns its exit code.</summary>
+    /// <param name="onLine">Shown each line as it is logged.</param>
     public static async Task<int> RunLoggedAsync(string program, IReadOnlyList<string> arguments, string log, TimeSpan patience,
-        CancellationToken cancellationToken)
+        CancellationToken cancellationToken, Action<string>? onLine = null)
     {
         using var process = Start(program, arguments, workingDirectory: null, environment: null);
         using var output = TextWriter.Synchronized(
@@ -36,6 +37,7 @@ public static class ExternalCommand
             while (await from.ReadLineAsync(CancellationToken.None) is { } line)
             {
                 output.WriteLine(line);
+                onLine?.Invoke(line);
             }
         }
 

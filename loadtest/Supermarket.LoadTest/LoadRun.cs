@@ -70,8 +70,7 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
         var monitor = new LiveMonitor(options, log, queues, database is null ? null : new StorageProgress(database, http, ledgerBefore), day.Zones);
         var startedAt = DateTimeOffset.UtcNow;
 
-        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"{options.Simulation.Describe()}: {options.Stores} stores x {options.Hours} hours x {options.PurchasesPerHour} purchases/hour = {options.TotalPurchases:N0} POSTs to {options.Url}"));
+        Console.WriteLine(Headline(options));
         var readers = new DayReaders(http, options);
         var pages = new LivePages(options);
         using var stopMonitor = new CancellationTokenSource();
@@ -200,6 +199,15 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
 
         return failed > 0 || !verified ? 1 : result.Thresholds.All(threshold => threshold.Passed) ? 0 : ThresholdBreached;
     }
+
+    /// <summary>What a run prints as its purchases begin, once it has read what stands before the day.</summary>
+    public static string Headline(LoadOptions options) => string.Create(CultureInfo.InvariantCulture,
+        $"{options.Simulation.Describe()}: {options.Stores} stores x {options.Hours} hours x {options.PurchasesPerHour} purchases/hour = {options.TotalPurchases:N0}{LoadBeginsMarker}{options.Url}");
+
+    /// <summary>Whether a line of a run's console is its <see cref="Headline"/>: a chaos day's fault is timed from it.</summary>
+    public static bool BeginsTheLoad(string line) => line.Contains(LoadBeginsMarker, StringComparison.Ordinal);
+
+    private const string LoadBeginsMarker = " POSTs to ";
 
     /// <summary>How long the run waits for MariaDB before its day: a restart takes seconds; a database away longer
     /// than this ends the run as a failure.</summary>

@@ -12,7 +12,7 @@ public sealed class ChaosCommandLine
 
     private readonly Option<int> _stores = Positive("--stores", "stores, ids 1..N", Defaults.Stores);
     private readonly Option<int> _purchasesPerHour = Positive("--purchases-per-hour", "purchases each store sends per simulated hour", Defaults.PurchasesPerHour);
-    private readonly Option<int> _faultAfter = Positive("--fault-after", "seconds of load before the fault", (int)Defaults.FaultAfter.TotalSeconds);
+    private readonly Option<int> _faultAfter = Positive("--fault-after", "seconds of load before the fault (from the day's first purchases)", (int)Defaults.FaultAfter.TotalSeconds);
     private readonly Option<int> _faultFor = Positive("--fault-for", "seconds the part stays down (local processes)", (int)Defaults.FaultFor.TotalSeconds);
     private readonly Option<int> _databaseOutage = Positive("--database-outage", "seconds MariaDB stays down in db-outage", (int)Defaults.DatabaseOutage.TotalSeconds);
     private readonly Option<int> _retryFor = Positive("--retry-for", "seconds a store retries a purchase (db-outage adds its outage)", (int)Defaults.RetryFor.TotalSeconds);

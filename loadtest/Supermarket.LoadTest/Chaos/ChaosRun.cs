@@ -92,19 +92,24 @@ public sealed class ChaosRun(ChaosOptions options, IFaults faults, IChaosDays da
 
         if (scenario.Name == ChaosScenario.LateRetry)
         {
-            var first = await days.RunAsync($"{scenario.Name}-first", arguments, cancellationToken);
+            var first = await days.RunAsync($"{scenario.Name}-first", arguments, () => { }, cancellationToken);
             if (first.ExitCode != 0)
             {
                 return new ScenarioOutcome(scenario.Name, first, Recovery: null, FailedBefore: "the first pass failed");
             }
         }
 
-        var day = days.RunAsync(scenario.Name, arguments, cancellationToken);
+        // The fault comes after FaultAfter of load, timed from the load's beginning: a day's process may take seconds
+        // to get there (in containers it first starts MariaDB's accounts and the schema's migration, which a MariaDB
+        // restart would otherwise hit instead of the day).
+        var loadBegun = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var day = days.RunAsync(scenario.Name, arguments, () => loadBegun.TrySetResult(), cancellationToken);
         // Watched until the day has ended and the repaired part works again: a rebuild that outlasts the day's
         // purchases is still asked during, to its end.
         var probed = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var watch = answers is null ? null : new AnswerWatch(answers, options.Stores);
         var wentBack = watch?.WatchAsync(Task.WhenAll(day, probed.Task), cancellationToken) ?? Task.FromResult<string?>(null);
+        await Task.WhenAny(day, loadBegun.Task);
         await Task.WhenAny(day, Task.Delay(options.FaultAfter, cancellationToken));
         if (day.IsCompleted)
         {

@@ -6,7 +6,9 @@ namespace Supermarket.LoadTest.Chaos;
 /// test's container (<see cref="LoadTestDays"/>); the seam the chaos run's fast tests replace.</summary>
 public interface IChaosDays
 {
-    Task<DayOutcome> RunAsync(string name, IReadOnlyList<string> arguments, CancellationToken cancellationToken);
+    /// <param name="loadBegins">Called when the day's purchases begin: its process (in containers, its
+    /// dependencies too) has started and read what stands before the day.</param>
+    Task<DayOutcome> RunAsync(string name, IReadOnlyList<string> arguments, Action loadBegins, CancellationToken cancellationToken);
 }
 
 /// <summary>A day's exit code (<see cref="LoadRun"/>'s), what it measured (null when it wrote no summary), and its

@@ -16,10 +16,18 @@ public sealed class LoadTestDays(ChaosOptions options, string repository, string
     /// an hour is hung, and killed.</summary>
     private static readonly TimeSpan DayPatience = TimeSpan.FromHours(1);
 
-    public async Task<DayOutcome> RunAsync(string name, IReadOnlyList<string> arguments, CancellationToken cancellationToken)
+    public async Task<DayOutcome> RunAsync(string name, IReadOnlyList<string> arguments, Action loadBegins, CancellationToken cancellationToken)
     {
         var reports = Path.Combine(output, name);
         var log = Path.Combine(output, $"{name}.log");
+        void Watch(string line)
+        {
+            if (LoadRun.BeginsTheLoad(line))
+            {
+                loadBegins();
+            }
+        }
+
         int exitCode;
         if (options.InContainers)
         {
@@ -31,12 +39,12 @@ public sealed class LoadTestDays(ChaosOptions options, string repository, string
             }
 
             exitCode = await ExternalCommand.RunLoggedAsync(Path.Combine(repository, "scripts", "containers.sh"),
-                ["loadtest-reports", reports, .. arguments], log, DayPatience, cancellationToken);
+                ["loadtest-reports", reports, .. arguments], log, DayPatience, cancellationToken, Watch);
         }
         else
         {
             exitCode = await ExternalCommand.RunLoggedAsync("dotnet",
-                [typeof(LoadTestDays).Assembly.Location, "--url", options.Url.ToString(), .. arguments, "--reports", reports], log, DayPatience, cancellationToken);
+                [typeof(LoadTestDays).Assembly.Location, "--url", options.Url.ToString(), .. arguments, "--reports", reports], log, DayPatience, cancellationToken, Watch);
         }
 
         var summary = Path.Combine(reports, "summary.json");

@@ -31,6 +31,21 @@ public sealed class ChaosRunTests
     }
 
     [Fact]
+    public async Task The_fault_waits_for_the_day_s_load_however_long_its_process_takes_to_begin_it()
+    {
+        // In containers a day's process first starts MariaDB's accounts and the schema's migration: a restart timed
+        // from the process's start could hit those instead of the day.
+        var events = new ConcurrentQueue<string>();
+        var faults = new ScriptedFaults(events);
+        var days = new ScriptedDays(events, faults, _ => Day(missing: 0), beforeTheLoad: TimeSpan.FromMilliseconds(500));
+
+        var (exitCode, _) = await new ChaosRun(Quick with { Scenarios = ["writer"] }, faults, days, TextWriter.Null).RunAsync(CancellationToken.None);
+
+        Assert.Equal(0, exitCode);
+        Assert.Equal(["prepare writer", "day writer starts", "day writer's load begins", "inject writer", "repair writer", "probe writer", "day writer ends"], events);
+    }
+
+    [Fact]
     public async Task A_purchase_missing_after_the_day_fails_the_run()
     {
         var faults = new ScriptedFaults(new());
@@ -296,20 +311,28 @@ public sealed class ChaosRunTests
     /// <summary>Days that end as soon as they begin.</summary>
     private sealed class QuickDays(ConcurrentQueue<string> events) : IChaosDays
     {
-        public Task<DayOutcome> RunAsync(string name, IReadOnlyList<string> arguments, CancellationToken cancellationToken)
+        public Task<DayOutcome> RunAsync(string name, IReadOnlyList<string> arguments, Action loadBegins, CancellationToken cancellationToken)
         {
             events.Enqueue($"day {name}");
+            loadBegins();
             return Task.FromResult(Day(missing: 0));
         }
     }
 
     /// <summary>Each day but a first pass lasts until its part was probed as recovered (five seconds at most: a part
-    /// that never recovers).</summary>
-    private sealed class ScriptedDays(ConcurrentQueue<string> events, ScriptedFaults faults, Func<string, DayOutcome> outcome) : IChaosDays
+    /// that never recovers); its load begins after <paramref name="beforeTheLoad"/>.</summary>
+    private sealed class ScriptedDays(ConcurrentQueue<string> events, ScriptedFaults faults, Func<string, DayOutcome> outcome, TimeSpan beforeTheLoad = default) : IChaosDays
     {
-        public async Task<DayOutcome> RunAsync(string name, IReadOnlyList<string> arguments, CancellationToken cancellationToken)
+        public async Task<DayOutcome> RunAsync(string name, IReadOnlyList<string> arguments, Action loadBegins, CancellationToken cancellationToken)
         {
             events.Enqueue($"day {name} starts");
+            if (beforeTheLoad > TimeSpan.Zero)
+            {
+                await Task.Delay(beforeTheLoad, cancellationToken);
+                events.Enqueue($"day {name}'s load begins");
+            }
+
+            loadBegins();
             if (!name.EndsWith("-first", StringComparison.Ordinal))
             {
                 await Task.WhenAny(faults.Recovered, Task.Delay(TimeSpan.FromSeconds(5), cancellationToken));
