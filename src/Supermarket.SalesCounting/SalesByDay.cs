@@ -17,13 +17,14 @@ namespace Supermarket.SalesCounting;
 /// (<see cref="SealedDay"/>: about two bytes a cell, by store and by item) and later lines of a packed day go to new
 /// tables beside it. "Top items at a store" adds the store's bitmaps of the range up a vector of items at a time
 /// (<see cref="BitSlicedCounts"/>), and its other units one by one; "top stores for an item" adds the item's list of
-/// each day up.</para>
+/// each day up, where packed days but the latest few hold their lists by item <see cref="DaysPerBlock"/> days to a
+/// block (<see cref="SealedBlock"/>), so a year's question reads a dozen stretches of bytes, not 365 lists.</para>
 /// <para>Days kept are days with sales: a new day beyond <see cref="DaysKept"/> pushes the oldest out if it is later,
 /// and is left out if it is older. What is kept depends on the sequence of lines alone, so replicas following the same
 /// ledger keep the same days.</para>
 /// <para>One thread records; rankings run on any others without a lock. The days are an immutable sorted array
-/// replaced on each new day, and a day's packed cells and tables are one immutable pair replaced when it is packed; a
-/// ranking takes each once, so it sees every line recorded before it began, and may see some recorded after.</para>
+/// replaced on each new day, and a day's packed cells, tables and block are one immutable state replaced when it is
+/// packed or joins a block; a ranking takes each once, so it sees every line recorded before it began, and may see some recorded after.</para>
 /// </remarks>
 public sealed class SalesByDay
 {
@@ -31,6 +32,10 @@ public sealed class SalesByDay
     private const int FirstVersionMagic = 0x31444253; // "SBD1"
     private const int ZLibHeaderFirstByte = 0x78;
     private const int NothingDropped = int.MinValue;
+
+    /// <summary>The latest days kept stay out of blocks (<see cref="SealedBlock"/>): lines still come for them, and
+    /// each would take its lists back from its block when packed again.</summary>
+    private const int RecentDaysApart = 8;
 
     /// <summary>How many days' lists of an item are fetched before they are read: enough misses to overlap, few enough
     /// that the first is still in the cache when it is read.</summary>
@@ -58,9 +63,12 @@ public sealed class SalesByDay
 
     /// <summary>Sales of the catalog's <paramref name="items"/> at stores 1 to <paramref name="maxStores"/>, for the
     /// last <paramref name="daysKept"/> days with sales; the days are packed once their tables hold more than
-    /// <paramref name="unsealedBytesLimit"/> bytes.</summary>
-    public SalesByDay(int maxStores, ItemRange items, int daysKept, long unsealedBytesLimit = DefaultUnsealedBytesLimit)
+    /// <paramref name="unsealedBytesLimit"/> bytes, and the lists by item of <paramref name="daysPerBlock"/> packed
+    /// days at a time are held together.</summary>
+    public SalesByDay(int maxStores, ItemRange items, int daysKept, long unsealedBytesLimit = DefaultUnsealedBytesLimit, int daysPerBlock = SealedBlock.MaxDays)
     {
+        ArgumentOutOfRangeException.ThrowIfLessThan(daysPerBlock, 1);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(daysPerBlock, SealedBlock.MaxDays);
         ArgumentOutOfRangeException.ThrowIfNegative(unsealedBytesLimit);
         ArgumentOutOfRangeException.ThrowIfLessThan(maxStores, 1);
         ArgumentOutOfRangeException.ThrowIfLessThan(items.First, 1, nameof(items));
@@ -70,6 +78,7 @@ public sealed class SalesByDay
         Items = items;
         DaysKept = daysKept;
         UnsealedBytesLimit = unsealedBytesLimit;
+        DaysPerBlock = daysPerBlock;
     }
 
     /// <summary>About a day and a half of the seeds' 256 stores in tables: today's sales stay in tables, where a line
@@ -80,6 +89,9 @@ public sealed class SalesByDay
     public long UnsealedBytesLimit { get; }
 
     public int MaxStores { get; }
+
+    /// <summary>How many packed days' lists by item a block holds (all but the latest few days are in blocks).</summary>
+    public int DaysPerBlock { get; }
 
     /// <summary>The items this one counts and ranks.</summary>
     public ItemRange Items { get; }
@@ -171,6 +183,37 @@ public sealed class SalesByDay
         }
 
         _unsealedBytes = 0;
+        FormBlocks();
+    }
+
+    /// <summary>Puts the lists by item of packed days with no tables beside them, <see cref="DaysPerBlock"/> at a time,
+    /// into blocks, oldest first, but for the latest <see cref="RecentDaysApart"/> days; from the recording thread.</summary>
+    private void FormBlocks()
+    {
+        var days = _days;
+        var joining = new List<DaySales>(DaysPerBlock);
+        for (var d = 0; d < days.Length - RecentDaysApart; d++)
+        {
+            var state = days[d].State;
+            if (state.Block is not null || state.Tables is not null || state.Sealed is null)
+            {
+                continue;
+            }
+
+            joining.Add(days[d]);
+            if (joining.Count == DaysPerBlock)
+            {
+                var block = SealedBlock.Pack(Items.Count, [.. joining.Select(day => day.State.Sealed!)]);
+                for (var i = 0; i < joining.Count; i++)
+                {
+                    // A day's share of the block, the first taking what the division leaves.
+                    var share = (block.Bytes / joining.Count) + (i == 0 ? block.Bytes % joining.Count : 0);
+                    Volatile.Write(ref _bytes, _bytes + joining[i].JoinBlock(block, i, share));
+                }
+
+                joining.Clear();
+            }
+        }
     }
 
     /// <summary>Writes the best-selling items at <paramref name="storeId"/> from <paramref name="from"/> to
@@ -207,29 +250,61 @@ public sealed class SalesByDay
         var ranking = new RangeRanking(best);
         var key = itemId - Items.First + 1;
         var sums = _storeSums is { } s && s.Length >= MaxStores ? s : _storeSums = new long[MaxStores];
-        // A few days at a time: each day's state is taken once, then where each packed day's list of the item starts
-        // is fetched, then its first bytes, then the lists are read. Each step's loads are independent of the other
-        // days', so their cache misses overlap instead of coming one day after another.
+        // A few days at a time: each day's state is taken once, then where each packed day's (or block's) list of
+        // the item starts is fetched, then its first bytes, then the lists are read. Each step's loads are independent
+        // of the other days', so their cache misses overlap instead of coming one day after another. A block's days
+        // in the range are read in one pass, when the next day is another block's or none's.
         var states = _states ??= new DayState[DaysFetchedTogether];
+        SealedBlock? block = null;
+        var blockDays = 0u;
         for (var chunk = first; chunk < end; chunk += DaysFetchedTogether)
         {
             var count = Math.Min(DaysFetchedTogether, end - chunk);
+            SealedBlock? fetched = null;
             for (var day = 0; day < count; day++)
             {
                 var state = states[day] = days[chunk + day].State;
-                state.Sealed?.PrefetchItemStart(key);
+                if (state.Block is { } inBlock)
+                {
+                    if (inBlock != fetched)
+                    {
+                        inBlock.PrefetchItemStart(key);
+                        fetched = inBlock;
+                    }
+                }
+                else
+                {
+                    state.Sealed?.PrefetchItemStart(key);
+                }
             }
 
             for (var day = 0; day < count; day++)
             {
-                states[day].Sealed?.PrefetchItemList(key);
+                if (states[day].Block is null)
+                {
+                    states[day].Sealed?.PrefetchItemList(key);
+                }
             }
 
             for (var day = 0; day < count; day++)
             {
                 var state = states[day];
                 states[day] = null!;
-                state.Sealed?.AddItemTo(key, sums);
+                if (state.Block is { } inBlock)
+                {
+                    if (inBlock != block)
+                    {
+                        block?.AddItemTo(key, blockDays, sums);
+                        (block, blockDays) = (inBlock, 0u);
+                    }
+
+                    blockDays |= 1u << state.IndexInBlock;
+                }
+                else
+                {
+                    state.Sealed?.AddItemTo(key, sums);
+                }
+
                 if (Volatile.Read(ref state.StoresOfItem) is { } storesOfItem)
                 {
                     // Only the tables of the stores that sold it: an item sells at a few of the stores a day.
@@ -247,6 +322,7 @@ public sealed class SalesByDay
             }
         }
 
+        block?.AddItemTo(key, blockDays, sums);
         for (var store = 0; store < MaxStores; store++)
         {
             ranking.Offer(store + 1, sums[store]);
@@ -292,7 +368,7 @@ public sealed class SalesByDay
     /// or it was damaged.</exception>
     public void Load(Stream source)
     {
-        var loaded = new SalesByDay(MaxStores, Items, DaysKept);
+        var loaded = new SalesByDay(MaxStores, Items, DaysKept, UnsealedBytesLimit, DaysPerBlock);
         loaded.Read(source);
         _dayByNumber = loaded._dayByNumber;
         _lastDay = null;
@@ -343,6 +419,7 @@ public sealed class SalesByDay
             }
 
             _bytes += day.Seal(Items.Count);
+            FormBlocks();
         }
 
         Span<byte> saved = number;
@@ -371,6 +448,7 @@ public sealed class SalesByDay
 
             // Packed as it is read: a year in tables would hold seven times the memory.
             _bytes += day.Seal(Items.Count);
+            FormBlocks();
         }
 
         Volatile.Write(ref _lastDropped, Math.Max(_lastDropped, lastDropped));
@@ -579,6 +657,24 @@ public sealed class SalesByDay
         /// <summary>The part of <see cref="Bytes"/> in tables.</summary>
         public long UnsealedBytes { get; private set; }
 
+        /// <summary>This day's shares of the blocks it joined: kept while it is, as its blocks' other days keep them.</summary>
+        private long _blockBytes;
+
+        /// <summary>Hands this day's lists by item (packed, no tables beside them) to <paramref name="block"/>, where it
+        /// is day <paramref name="index"/>, and counts <paramref name="share"/> of the block's bytes as its own. Returns
+        /// by how many bytes this day grew (less than zero: it shrank).</summary>
+        public long JoinBlock(SealedBlock block, int index, long share)
+        {
+            var state = _state;
+            var before = Bytes;
+            var withoutLists = state.Sealed!.WithoutItemLists();
+            // One new state: a reader takes the cells without lists with the block that holds them, or neither.
+            Volatile.Write(ref _state, new DayState(withoutLists, null, block, index));
+            _blockBytes += share;
+            Bytes = 32 + 24 + withoutLists.Bytes + _blockBytes;
+            return Bytes - before;
+        }
+
         public long Add(int storeId, int key, long units)
         {
             var state = _state;
@@ -619,7 +715,7 @@ public sealed class SalesByDay
         {
             var before = Bytes;
             Volatile.Write(ref _state, new DayState(packed, null));
-            Bytes = 32 + 24 + packed.Bytes;
+            Bytes = 32 + 24 + packed.Bytes + _blockBytes;
             return Bytes - before;
         }
 
@@ -636,17 +732,22 @@ public sealed class SalesByDay
             var before = Bytes;
             var packed = SealedDay.Pack(keys, state.CellsOfStores(maxStores));
             Volatile.Write(ref _state, new DayState(packed, null));
-            Bytes = 32 + 24 + packed.Bytes;
+            Bytes = 32 + 24 + packed.Bytes + _blockBytes;
             UnsealedBytes = 0;
             return Bytes - before;
         }
     }
 
     /// <summary>A day as readers see it: packed cells (null until first packed) and tables of the lines recorded since
-    /// (null until a line comes; each store's created at its first line).</summary>
-    private sealed class DayState(SealedDay? sealedCells, StoreDaySales?[]? tables)
+    /// (null until a line comes; each store's created at its first line); the block holding the packed cells' lists by
+    /// item, if they joined one, and which of its days this is.</summary>
+    private sealed class DayState(SealedDay? sealedCells, StoreDaySales?[]? tables, SealedBlock? block = null, int indexInBlock = 0)
     {
         public SealedDay? Sealed { get; } = sealedCells;
+
+        public SealedBlock? Block { get; } = block;
+
+        public int IndexInBlock { get; } = indexInBlock;
 
         /// <summary>Written by the recording thread only, before the first table in it is.</summary>
         public StoreDaySales?[]? Tables = tables;

@@ -25,6 +25,10 @@ internal sealed class SealedDay
     /// at most two bytes a cell, against about one in a list.</summary>
     public const int BitmapDensity = 16;
 
+    /// <summary>The byte between two days' lists of an item in a <see cref="SealedBlock"/>: a cell of distance 1 and
+    /// no units, which no list holds (a list's units are positive).</summary>
+    public const byte DayEnd = 1;
+
     private const int DistanceBits = 5;
     private const int DistanceMask = (1 << DistanceBits) - 1;
     private const int UnitsLimit = 1 << (8 - DistanceBits);
@@ -48,6 +52,12 @@ internal sealed class SealedDay
 
     /// <summary>How many (store, item) pairs sold.</summary>
     public int Cells { get; }
+
+    /// <summary>Whether the lists by item are held here; not once they moved into a <see cref="SealedBlock"/>.</summary>
+    public bool HasItemLists => _itemStarts.Length > 0;
+
+    /// <summary>The bytes of every item's list.</summary>
+    public int ItemListBytes => _byItem.Length;
 
     /// <summary>The memory this one holds.</summary>
     public long Bytes => (6 * 24) + 56 + _byStore.Length + _byItem.Length + ((long)_bitmaps.Length * sizeof(ulong))
@@ -333,6 +343,14 @@ internal sealed class SealedDay
         }
     }
 
+    /// <summary>The same cells by store, without the lists by item: for a day whose lists a <see cref="SealedBlock"/>
+    /// holds.</summary>
+    public SealedDay WithoutItemLists() => new(_byStore, _storeStarts, _bitmapOfStore, _bitmaps, _bitmapWords, [], [], Cells);
+
+    /// <summary>The list of the item whose key is <paramref name="key"/> as packed: each store's distance from the
+    /// previous one and its units.</summary>
+    public ReadOnlySpan<byte> ItemList(int key) => _byItem.AsSpan(_itemStarts[key], _itemStarts[key + 1] - _itemStarts[key]);
+
     /// <summary>Asks the CPU to bring in where the list of the item whose key is <paramref name="key"/> starts, without
     /// waiting for it (a hint: it changes nothing).</summary>
     public unsafe void PrefetchItemStart(int key)
@@ -466,11 +484,30 @@ internal sealed class SealedDay
         }
     }
 
-    private ref struct CellReader(byte[] bytes, int start, int end)
+    /// <summary>Reads the cells a <see cref="CellWriter"/> wrote between <paramref name="start"/> and
+    /// <paramref name="end"/>: lists, or a block's lists of several days separated by <see cref="DayEnd"/>.</summary>
+    internal ref struct CellReader(byte[] bytes, int start, int end)
     {
         private readonly ReadOnlySpan<byte> _bytes = bytes.AsSpan(0, end);
         private int _at = start;
         private int _key;
+
+        public readonly bool AtEnd => _at >= _bytes.Length;
+
+        /// <summary>The next cell of a day's list in a block: false at the end of the lists, or at a
+        /// <see cref="DayEnd"/>, which it passes over, so the next call reads the next day's list.</summary>
+        public bool NextOfDay(out int key, out long units)
+        {
+            if (_at < _bytes.Length && _bytes[_at] == DayEnd)
+            {
+                _at++;
+                _key = 0;
+                (key, units) = (0, 0);
+                return false;
+            }
+
+            return Next(out key, out units);
+        }
 
         public bool Next(out int key, out long units)
         {

@@ -13,7 +13,8 @@ public sealed class SalesByDayTests
     /// shard's items, small quantities (many ties): every ranking over random ranges equals a brute-force sum of the
     /// days a straightforward model keeps, with the days in tables, packed, or packed with later lines in tables beside;
     /// with more stores than a 64-bit word of a day's stores of an item holds, too, and with few stores, so that each
-    /// sells enough of the items a day to be packed as a bitmap.</summary>
+    /// sells enough of the items a day to be packed as a bitmap; and with the days' lists by item in blocks of a few days
+    /// (packed again when later lines come, falling out a day at a time).</summary>
     [Theory]
     [InlineData(1, 1_000, SalesByDay.DefaultUnsealedBytesLimit)]
     [InlineData(2, 12, SalesByDay.DefaultUnsealedBytesLimit)]
@@ -29,11 +30,16 @@ public sealed class SalesByDayTests
     [InlineData(12, 1_000, 0, 3, 6)]
     [InlineData(13, 4, 20_000, 3, 6)]
     [InlineData(14, 5, 2_000, 2)]
-    public void Rankings_over_any_range_equal_a_brute_force_sum_of_the_days_kept(int seed, int daysKept, long unsealedBytesLimit, int stores = 23, int dayCount = 40)
+    [InlineData(15, 1_000, 0, 23, 70, 4)]
+    [InlineData(16, 30, 20_000, 23, 70, 3)]
+    [InlineData(17, 1_000, 2_000, 150, 90, 32)]
+    [InlineData(18, 1_000, 50_000, 3, 70, 5)]
+    public void Rankings_over_any_range_equal_a_brute_force_sum_of_the_days_kept(
+        int seed, int daysKept, long unsealedBytesLimit, int stores = 23, int dayCount = 40, int daysPerBlock = 32)
     {
         const int catalog = 1_200;
         var items = new ItemRange(401, 1_000);
-        var sales = new SalesByDay(stores, items, daysKept, unsealedBytesLimit);
+        var sales = new SalesByDay(stores, items, daysKept, unsealedBytesLimit, daysPerBlock);
         var model = new KeptDaysModel(daysKept);
         var random = new Random(seed);
         for (var batch = 0; batch < 300; batch++)
@@ -49,7 +55,7 @@ public sealed class SalesByDayTests
         for (var question = 0; question < 400; question++)
         {
             var from = Day(random.Next(-3, dayCount + 3));
-            var to = from.AddDays(random.Next(0, 20));
+            var to = from.AddDays(random.Next(0, Math.Max(20, dayCount)));
             var k = new[] { 1, 5, 10, 100 }[random.Next(4)];
             var best = new RankedSales[k];
             var store = random.Next(1, stores + 1);
@@ -362,20 +368,73 @@ public sealed class SalesByDayTests
         }
     }
 
+    /// <summary>Packed days but the latest few hand their lists by item to blocks: the content, the file and the
+    /// rankings stay those of the same lines unpacked, the memory is less than with a block a day (each day's start of
+    /// every item's list), and a file read back forms the same blocks.</summary>
+    [Fact]
+    public void Blocks_keep_the_content_and_take_less_memory_than_a_day_apiece()
+    {
+        const int stores = 30, itemCount = 3_000, dayCount = 40;
+        var random = new Random(5);
+        var lines = Enumerable.Range(0, 60_000).Select(i => new SaleLine(random.Next(1, stores + 1), random.Next(1, itemCount + 1), random.Next(1, 3), Day(i * dayCount / 60_000))).ToArray();
+        var inTables = new SalesByDay(stores, new ItemRange(1, itemCount), 50);
+        var inBlocks = new SalesByDay(stores, new ItemRange(1, itemCount), 50, daysPerBlock: 8);
+        var dayApiece = new SalesByDay(stores, new ItemRange(1, itemCount), 50, daysPerBlock: 1);
+        foreach (var sales in new[] { inTables, inBlocks, dayApiece })
+        {
+            sales.RecordSales(lines);
+        }
+
+        inBlocks.Seal();
+        dayApiece.Seal();
+
+        Assert.Equal(inTables.Checksum(), inBlocks.Checksum());
+        var expected = Rankings(inTables);
+        Assert.Equal(expected, Rankings(inBlocks));
+        Assert.True(inBlocks.Bytes < dayApiece.Bytes - ((dayCount - 8) * itemCount * 2), $"in blocks {inBlocks.Bytes:N0} bytes, a block a day {dayApiece.Bytes:N0}");
+
+        var saved = new MemoryStream();
+        inBlocks.Save(saved);
+        var loaded = new SalesByDay(stores, new ItemRange(1, itemCount), 50, daysPerBlock: 8);
+        loaded.Load(new MemoryStream(saved.ToArray()));
+        Assert.Equal(inBlocks.Checksum(), loaded.Checksum());
+        Assert.Equal(inBlocks.Bytes, loaded.Bytes);
+        Assert.Equal(expected, Rankings(loaded));
+
+        static string Rankings(SalesByDay sales)
+        {
+            var best = new RankedSales[10];
+            var all = new System.Text.StringBuilder();
+            foreach (var (from, to) in new[] { (0, dayCount - 1), (3, 20), (8, 15), (9, 9), (30, 39) })
+            {
+                for (var item = 1; item <= itemCount; item += 13)
+                {
+                    all.AppendJoin(' ', best[..sales.TopStoresForItem(item, Day(from), Day(to), best)].ToArray()).Append('|');
+                }
+
+                all.AppendJoin(' ', best[..sales.TopItemsAtStore(7, Day(from), Day(to), best)].ToArray()).Append('|');
+            }
+
+            return all.ToString();
+        }
+    }
+
     /// <summary>One thread records while two others rank: a ranking sees at least every line recorded before it
     /// began, never less than a ranking before it of the same range, and the last equals the full sum; also while the
     /// days are packed every few lines. The recording waits for each ranking thread to finish another ranking every
-    /// 5,000 lines, so they do overlap.</summary>
+    /// 5,000 lines, so they do overlap. With 40 days, the range's days join blocks of two and leave them as they are
+    /// packed again.</summary>
     [Theory]
-    [InlineData(SalesByDay.DefaultUnsealedBytesLimit)]
-    [InlineData(3_000)]
-    public async Task Rankings_beside_recording_see_every_line_recorded_before_them_and_never_go_down(long unsealedBytesLimit)
+    [InlineData(SalesByDay.DefaultUnsealedBytesLimit, 8)]
+    [InlineData(3_000, 8)]
+    [InlineData(3_000, 40)]
+    public async Task Rankings_beside_recording_see_every_line_recorded_before_them_and_never_go_down(long unsealedBytesLimit, int dayCount)
     {
         const int stores = 4, itemCount = 60, readers = 2;
-        var sales = new SalesByDay(stores, new ItemRange(1, itemCount), 10, unsealedBytesLimit);
+        var sales = new SalesByDay(stores, new ItemRange(1, itemCount), dayCount + 2, unsealedBytesLimit, daysPerBlock: 2);
         var random = new Random(11);
         var lines = Enumerable.Range(0, 200_000).Select(_ =>
-            new SaleLine(random.Next(1, stores + 1), random.Next(1, itemCount + 1), random.Next(1, 3), Day(random.Next(0, 8)))).ToArray();
+            new SaleLine(random.Next(1, stores + 1), random.Next(1, itemCount + 1), random.Next(1, 3), Day(random.Next(0, dayCount)))).ToArray();
         var (from, to) = (Day(2), Day(5));
         // The units of store 1 and of item 1 in the range, of the first i lines.
         var (storeOneBefore, itemOneBefore) = (new long[lines.Length + 1], new long[lines.Length + 1]);
