@@ -29,8 +29,9 @@ internal sealed class SealedDay
     /// no units, which no list holds (a list's units are positive).</summary>
     public const byte DayEnd = 1;
 
-    private const int DistanceBits = 5;
-    private const int DistanceMask = (1 << DistanceBits) - 1;
+    /// <summary>A one-byte cell: the distance from the previous key in its low bits, the units in the others.</summary>
+    public const int DistanceBits = 5;
+    public const int DistanceMask = (1 << DistanceBits) - 1;
     private const int UnitsLimit = 1 << (8 - DistanceBits);
     /// <summary>The longest distance to the previous item that sold more than one unit written in two bytes.</summary>
     private const int ShortExtraDistance = short.MaxValue;
@@ -484,30 +485,11 @@ internal sealed class SealedDay
         }
     }
 
-    /// <summary>Reads the cells a <see cref="CellWriter"/> wrote between <paramref name="start"/> and
-    /// <paramref name="end"/>: lists, or a block's lists of several days separated by <see cref="DayEnd"/>.</summary>
-    internal ref struct CellReader(byte[] bytes, int start, int end)
+    private ref struct CellReader(byte[] bytes, int start, int end)
     {
         private readonly ReadOnlySpan<byte> _bytes = bytes.AsSpan(0, end);
         private int _at = start;
         private int _key;
-
-        public readonly bool AtEnd => _at >= _bytes.Length;
-
-        /// <summary>The next cell of a day's list in a block: false at the end of the lists, or at a
-        /// <see cref="DayEnd"/>, which it passes over, so the next call reads the next day's list.</summary>
-        public bool NextOfDay(out int key, out long units)
-        {
-            if (_at < _bytes.Length && _bytes[_at] == DayEnd)
-            {
-                _at++;
-                _key = 0;
-                (key, units) = (0, 0);
-                return false;
-            }
-
-            return Next(out key, out units);
-        }
 
         public bool Next(out int key, out long units)
         {
