@@ -24,7 +24,8 @@ namespace Supermarket.SalesCounting;
 /// ledger keep the same days.</para>
 /// <para>One thread records; rankings run on any others without a lock. The days are an immutable sorted array
 /// replaced on each new day, and a day's packed cells, tables and block are one immutable state replaced when it is
-/// packed or joins a block; a ranking takes each once, so it sees every line recorded before it began, and may see some recorded after.</para>
+/// packed or joins a block; a ranking takes each once, so it sees every line recorded before it began, and may see
+/// some recorded after.</para>
 /// </remarks>
 public sealed class SalesByDay
 {

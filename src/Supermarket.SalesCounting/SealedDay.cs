@@ -54,9 +54,6 @@ internal sealed class SealedDay
     /// <summary>How many (store, item) pairs sold.</summary>
     public int Cells { get; }
 
-    /// <summary>Whether the lists by item are held here; not once they moved into a <see cref="SealedBlock"/>.</summary>
-    public bool HasItemLists => _itemStarts.Length > 0;
-
     /// <summary>The bytes of every item's list.</summary>
     public int ItemListBytes => _byItem.Length;
 
