@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.IO.Compression;
+using System.Runtime.CompilerServices;
 using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.Ledger;
 
@@ -17,8 +18,9 @@ namespace Supermarket.SalesCounting;
 /// (<see cref="SealedDay"/>: about two bytes a cell, by store and by item) and later lines of a packed day go to new
 /// tables beside it. "Top items at a store" adds the store's bitmaps of the range up a vector of items at a time
 /// (<see cref="BitSlicedCounts"/>), and its other units one by one; "top stores for an item" adds the item's list of
-/// each day up, where packed days but the latest few hold their lists by item <see cref="DaysPerBlock"/> days to a
-/// block (<see cref="SealedBlock"/>), so a year's question reads a dozen stretches of bytes, not 365 lists.</para>
+/// each of the latest days up, and packed days older than a block's worth give their lists up to blocks of
+/// <see cref="DaysPerBlock"/> days (<see cref="SealedBlock"/>) holding each item's totals over the block, so a year's
+/// question reads a dozen totals, not 365 lists, and an old day keeps little more than its cells by store.</para>
 /// <para>Days kept are days with sales: a new day beyond <see cref="DaysKept"/> pushes the oldest out if it is later,
 /// and is left out if it is older. What is kept depends on the sequence of lines alone, so replicas following the same
 /// ledger keep the same days.</para>
@@ -33,10 +35,6 @@ public sealed class SalesByDay
     private const int FirstVersionMagic = 0x31444253; // "SBD1"
     private const int ZLibHeaderFirstByte = 0x78;
     private const int NothingDropped = int.MinValue;
-
-    /// <summary>The latest days kept stay out of blocks (<see cref="SealedBlock"/>): lines still come for them, and
-    /// each would take its lists back from its block when packed again.</summary>
-    private const int RecentDaysApart = 8;
 
     /// <summary>How many days' lists of an item are fetched before they are read: enough misses to overlap, few enough
     /// that the first is still in the cache when it is read.</summary>
@@ -91,8 +89,12 @@ public sealed class SalesByDay
 
     public int MaxStores { get; }
 
-    /// <summary>How many packed days' lists by item a block holds (all but the latest few days are in blocks).</summary>
+    /// <summary>How many packed days' sales by item a block holds (all but the latest days are in blocks).</summary>
     public int DaysPerBlock { get; }
+
+    /// <summary>The latest days kept stay out of blocks (<see cref="SealedBlock"/>), a block's worth: lines still come
+    /// for them, and a range of the last weeks reads their lists instead of a block's days by store.</summary>
+    private int RecentDaysApart => DaysPerBlock;
 
     /// <summary>The items this one counts and ranks.</summary>
     public ItemRange Items { get; }
@@ -204,7 +206,7 @@ public sealed class SalesByDay
             joining.Add(days[d]);
             if (joining.Count == DaysPerBlock)
             {
-                var block = SealedBlock.Pack(Items.Count, [.. joining.Select(day => day.State.Sealed!)]);
+                var block = SealedBlock.Pack(Items.Count, MaxStores, [.. joining.Select(day => day.State.Sealed!)]);
                 for (var i = 0; i < joining.Count; i++)
                 {
                     // A day's share of the block, the first taking what the division leaves.
@@ -308,12 +310,19 @@ public sealed class SalesByDay
 
                 if (Volatile.Read(ref state.StoresOfItem) is { } storesOfItem)
                 {
-                    // Only the tables of the stores that sold it: an item sells at a few of the stores a day.
+                    // A store that sold one unit is a bit; only the tables of the few that sold more are looked up.
                     var storeWords = StoreWords(MaxStores);
-                    var words = storesOfItem.AsSpan(key * storeWords, storeWords);
-                    for (var word = 0; word < words.Length; word++)
+                    var words = storesOfItem.AsSpan(key * 2 * storeWords, 2 * storeWords);
+                    for (var word = 0; word < storeWords; word++)
                     {
-                        for (var bits = Volatile.Read(ref words[word]); bits != 0; bits &= bits - 1)
+                        var sold = Volatile.Read(ref words[word]);
+                        var more = Volatile.Read(ref words[storeWords + word]);
+                        for (var bits = sold & ~more; bits != 0; bits &= bits - 1)
+                        {
+                            sums[(word << 6) + System.Numerics.BitOperations.TrailingZeroCount(bits)]++;
+                        }
+
+                        for (var bits = more; bits != 0; bits &= bits - 1)
                         {
                             var store = (word << 6) + System.Numerics.BitOperations.TrailingZeroCount(bits);
                             sums[store] += state.TableOf(store + 1)!.UnitsOf(key);
@@ -547,7 +556,16 @@ public sealed class SalesByDay
             // Dropped before the day leaves the array, so FirstDayAnswerable read after a ranking covers it.
             Drop(oldest.Number);
             _dayByNumber.Remove(oldest.Number);
-            _bytes -= oldest.Bytes;
+            if (oldest.State.Block is { } block && Array.Find(days, day => day != oldest && day.State.Block == block) is { } blockDay)
+            {
+                // Its block keeps its cells by store while another of its days is kept: that day counts them.
+                blockDay.Keep(oldest.Bytes);
+            }
+            else
+            {
+                _bytes -= oldest.Bytes;
+            }
+
             _unsealedBytes -= oldest.UnsealedBytes;
             days = days[1..];
         }
@@ -666,14 +684,20 @@ public sealed class SalesByDay
         /// by how many bytes this day grew (less than zero: it shrank).</summary>
         public long JoinBlock(SealedBlock block, int index, long share)
         {
-            var state = _state;
             var before = Bytes;
-            var withoutLists = state.Sealed!.WithoutItemLists();
+            var withoutLists = block.Day(index);
             // One new state: a reader takes the cells without lists with the block that holds them, or neither.
             Volatile.Write(ref _state, new DayState(withoutLists, null, block, index));
             _blockBytes += share;
             Bytes = 32 + 24 + withoutLists.Bytes + _blockBytes;
             return Bytes - before;
+        }
+
+        /// <summary>Counts <paramref name="bytes"/> that a block of this day's keeps for another day as this day's.</summary>
+        public void Keep(long bytes)
+        {
+            _blockBytes += bytes;
+            Bytes += bytes;
         }
 
         public long Add(int storeId, int key, long units)
@@ -683,7 +707,7 @@ public sealed class SalesByDay
             if (state.Tables is not { } tables)
             {
                 tables = new StoreDaySales?[maxStores];
-                var storesOfItem = new ulong[(keys + 1) * StoreWords(maxStores)];
+                var storesOfItem = new ulong[(keys + 1) * 2 * StoreWords(maxStores)];
                 grown = (2 * TablesArrayBytes) + ((long)maxStores * IntPtr.Size) + ((long)storesOfItem.Length * sizeof(ulong));
                 Volatile.Write(ref state.Tables, tables);
                 Volatile.Write(ref state.StoresOfItem, storesOfItem);
@@ -696,13 +720,18 @@ public sealed class SalesByDay
                 Volatile.Write(ref tables[storeId - 1], sales);
             }
 
-            var count = sales.Count;
-            grown += sales.Add(key, units);
-            if (sales.Count != count)
+            grown += sales.Add(key, units, out var total);
+            if (total - units < 2)
             {
-                // After the table holds the item: a reader that sees the bit finds the item.
-                ref var word = ref state.StoresOfItem![(key * StoreWords(maxStores)) + ((storeId - 1) >> 6)];
+                // After the table holds the units: a reader that sees a bit finds them.
+                var storeWords = StoreWords(maxStores);
+                ref var word = ref state.StoresOfItem![(key * 2 * storeWords) + (total - units == 0 ? 0 : storeWords) + ((storeId - 1) >> 6)];
                 Volatile.Write(ref word, word | (1UL << (storeId - 1)));
+                if (total - units == 0 && total >= 2)
+                {
+                    ref var more = ref Unsafe.Add(ref word, storeWords);
+                    Volatile.Write(ref more, more | (1UL << (storeId - 1)));
+                }
             }
 
             Bytes += grown;
@@ -732,6 +761,12 @@ public sealed class SalesByDay
 
             var before = Bytes;
             var packed = SealedDay.Pack(keys, state.CellsOfStores(maxStores));
+            if (state.Block is not null)
+            {
+                // The block keeps the cells it was packed with, to take them off its totals.
+                _blockBytes += state.Sealed!.Bytes;
+            }
+
             Volatile.Write(ref _state, new DayState(packed, null));
             Bytes = 32 + 24 + packed.Bytes + _blockBytes;
             UnsealedBytes = 0;
@@ -753,9 +788,10 @@ public sealed class SalesByDay
         /// <summary>Written by the recording thread only, before the first table in it is.</summary>
         public StoreDaySales?[]? Tables = tables;
 
-        /// <summary>Which stores' tables hold each item: bit (store id - 1) % 64 of word key × StoreWords +
-        /// (store id - 1) / 64, set once the table holds the item, so a reader of an item looks up only the tables that
-        /// sold it. Written by the recording thread only, after <see cref="Tables"/>.</summary>
+        /// <summary>Which stores sold each item, and which sold two units or more: bit (store id - 1) % 64 of word
+        /// key × 2 × StoreWords + (store id - 1) / 64, and StoreWords words later, set once the table holds those units,
+        /// so a reader of an item looks up only the tables that sold more than one. Written by the recording thread
+        /// only, after <see cref="Tables"/>.</summary>
         public ulong[]? StoresOfItem;
 
         public StoreDaySales? TableOf(int storeId) => Volatile.Read(ref Tables) is { } tables ? Volatile.Read(ref tables[storeId - 1]) : null;

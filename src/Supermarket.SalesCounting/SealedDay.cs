@@ -25,10 +25,6 @@ internal sealed class SealedDay
     /// at most two bytes a cell, against about one in a list.</summary>
     public const int BitmapDensity = 16;
 
-    /// <summary>The byte between two days' lists of an item in a <see cref="SealedBlock"/>: a cell of distance 1 and
-    /// no units, which no list holds (a list's units are positive).</summary>
-    public const byte DayEnd = 1;
-
     /// <summary>A one-byte cell: the distance from the previous key in its low bits, the units in the others.</summary>
     public const int DistanceBits = 5;
     public const int DistanceMask = (1 << DistanceBits) - 1;
@@ -37,7 +33,13 @@ internal sealed class SealedDay
     private const int ShortExtraDistance = short.MaxValue;
     private const int NoBitmap = -1;
 
+    /// <summary>A store's records (its cells, or a bitmap's units beyond the first) are marked every this many, so
+    /// one item's units are found by decoding at most this many (<see cref="AddItemOfEachStoreTo"/>).</summary>
+    private const int RecordsPerMark = 32;
+
     private readonly byte[] _byStore;
+    private readonly int[] _marks;
+    private readonly int[] _markStarts;
     private readonly int[] _storeStarts;
     private readonly int[] _bitmapOfStore;
     private readonly ulong[] _bitmaps;
@@ -45,10 +47,10 @@ internal sealed class SealedDay
     private readonly int[] _itemStarts;
     private readonly int _bitmapWords;
 
-    private SealedDay(byte[] byStore, int[] storeStarts, int[] bitmapOfStore, ulong[] bitmaps, int bitmapWords, byte[] byItem, int[] itemStarts, int cells)
+    private SealedDay(byte[] byStore, int[] storeStarts, int[] bitmapOfStore, ulong[] bitmaps, int bitmapWords, int[] marks, int[] markStarts, byte[] byItem, int[] itemStarts, int cells)
     {
         (_byStore, _storeStarts, _bitmapOfStore, _bitmaps, _bitmapWords) = (byStore, storeStarts, bitmapOfStore, bitmaps, bitmapWords);
-        (_byItem, _itemStarts, Cells) = (byItem, itemStarts, cells);
+        (_marks, _markStarts, _byItem, _itemStarts, Cells) = (marks, markStarts, byItem, itemStarts, cells);
     }
 
     /// <summary>How many (store, item) pairs sold.</summary>
@@ -58,8 +60,8 @@ internal sealed class SealedDay
     public int ItemListBytes => _byItem.Length;
 
     /// <summary>The memory this one holds.</summary>
-    public long Bytes => (6 * 24) + 56 + _byStore.Length + _byItem.Length + ((long)_bitmaps.Length * sizeof(ulong))
-        + (((long)_storeStarts.Length + _bitmapOfStore.Length + _itemStarts.Length) * sizeof(int));
+    public long Bytes => (8 * 24) + 72 + _byStore.Length + _byItem.Length + ((long)_bitmaps.Length * sizeof(ulong))
+        + (((long)_storeStarts.Length + _bitmapOfStore.Length + _itemStarts.Length + _marks.Length + _markStarts.Length) * sizeof(int));
 
     /// <summary>The 64-bit words of a store's bitmap of keys 1 to <paramref name="keys"/> (bit k: key k), a whole
     /// number of 512-bit vectors, with bit <paramref name="keys"/> + 1 in it (zero).</summary>
@@ -82,15 +84,27 @@ internal sealed class SealedDay
         var bitmaps = new ulong[bitmapCount * bitmapWords];
         var byStore = new CellWriter(1 << 12);
         var storeStarts = new int[maxStores + 1];
+        var marks = new List<int>();
+        var markStarts = new int[maxStores + 1];
         var cellsOfKey = new int[keys + 2];
         for (var store = 1; store <= maxStores; store++)
         {
             var (storeKeys, storeUnits) = stores[store - 1];
             var bitmap = bitmapOfStore[store - 1];
             var previous = 0;
+            var records = 0;
             for (var i = 0; i < storeKeys.Length; i++)
             {
                 var key = storeKeys[i];
+                if (bitmap == NoBitmap || storeUnits[i] > 1)
+                {
+                    if (records++ % RecordsPerMark == 0)
+                    {
+                        marks.Add(previous);
+                        marks.Add(byStore.Length - storeStarts[store - 1]);
+                    }
+                }
+
                 if (bitmap == NoBitmap)
                 {
                     byStore.Write(key - previous, storeUnits[i]);
@@ -110,6 +124,7 @@ internal sealed class SealedDay
             }
 
             storeStarts[store] = byStore.Length;
+            markStarts[store] = marks.Count / 2;
         }
         // Items' lists by a counting sort of the cells on their key; stores go in ascending, so each list is in order.
         for (var key = 1; key <= keys + 1; key++)
@@ -146,7 +161,7 @@ internal sealed class SealedDay
         }
 
         itemStarts[keys + 1] = byItem.Length;
-        return new SealedDay(byStore.ToArray(), storeStarts, bitmapOfStore, bitmaps, bitmapWords, byItem.ToArray(), itemStarts, cells);
+        return new SealedDay(byStore.ToArray(), storeStarts, bitmapOfStore, bitmaps, bitmapWords, [.. marks], markStarts, byItem.ToArray(), itemStarts, cells);
     }
 
     /// <summary>Writes the cells by store as they are held: each store's length and whether it is a bitmap, the
@@ -343,7 +358,78 @@ internal sealed class SealedDay
 
     /// <summary>The same cells by store, without the lists by item: for a day whose lists a <see cref="SealedBlock"/>
     /// holds.</summary>
-    public SealedDay WithoutItemLists() => new(_byStore, _storeStarts, _bitmapOfStore, _bitmaps, _bitmapWords, [], [], Cells);
+    public SealedDay WithoutItemLists() => new(_byStore, _storeStarts, _bitmapOfStore, _bitmaps, _bitmapWords, _marks, _markStarts, [], [], Cells);
+
+    /// <summary>Adds <paramref name="sign"/> times each store's units of the item whose key is <paramref name="key"/>
+    /// to <paramref name="storeSums"/> (indexed by store id less one), read from the cells by store: a bit of each
+    /// bitmap, and for a store's records a decode from the nearest mark. For a day whose lists by item are gone.</summary>
+    public unsafe void AddItemOfEachStoreTo(int key, long sign, long[] storeSums)
+    {
+        var maxStores = _bitmapOfStore.Length;
+        var (word, bit) = (key >> 6, 1UL << key);
+        if (Sse.IsSupported)
+        {
+            // Each store's word is a miss of its own: asked for all at once, they overlap.
+            fixed (ulong* bitmaps = _bitmaps)
+            {
+                for (var store = 0; store < maxStores; store++)
+                {
+                    if (_bitmapOfStore[store] != NoBitmap)
+                    {
+                        Sse.Prefetch0(bitmaps + _bitmapOfStore[store] + word);
+                    }
+                }
+            }
+        }
+
+        for (var store = 0; store < maxStores; store++)
+        {
+            var bitmap = _bitmapOfStore[store];
+            long units;
+            if (bitmap == NoBitmap)
+            {
+                units = RecordOf(store, key, extras: false);
+            }
+            else if ((_bitmaps[bitmap + word] & bit) != 0)
+            {
+                units = 1 + RecordOf(store, key, extras: true);
+            }
+            else
+            {
+                continue;
+            }
+
+            storeSums[store] += sign * units;
+        }
+    }
+
+    /// <summary>The units (or, with <paramref name="extras"/>, the units beyond the first) of the key in the records
+    /// of the store at index <paramref name="store"/>; 0 if it has none.</summary>
+    private long RecordOf(int store, int key, bool extras)
+    {
+        var (mark, end) = (_markStarts[store], _markStarts[store + 1]);
+        if (mark == end)
+        {
+            return 0;
+        }
+
+        // The last mark after a key below this one: the key is among the records from there to the next mark.
+        while (mark + 1 < end && _marks[2 * (mark + 1)] < key)
+        {
+            mark++;
+        }
+
+        var reader = new CellReader(_byStore, _storeStarts[store] + _marks[(2 * mark) + 1], _storeStarts[store + 1], _marks[2 * mark]);
+        while (extras ? reader.NextExtra(out var found, out var units) : reader.Next(out found, out units))
+        {
+            if (found >= key)
+            {
+                return found == key ? units : 0;
+            }
+        }
+
+        return 0;
+    }
 
     /// <summary>The list of the item whose key is <paramref name="key"/> as packed: each store's distance from the
     /// previous one and its units.</summary>
@@ -421,7 +507,7 @@ internal sealed class SealedDay
         }
     }
 
-    private struct CellWriter(int capacity)
+    internal struct CellWriter(int capacity)
     {
         private byte[] _bytes = new byte[capacity];
 
@@ -470,6 +556,17 @@ internal sealed class SealedDay
 
         public readonly byte[] ToArray() => _bytes.AsSpan(0, Length).ToArray();
 
+        public void WriteBytes(ReadOnlySpan<byte> bytes)
+        {
+            if (_bytes.Length - Length < bytes.Length)
+            {
+                Array.Resize(ref _bytes, Math.Max(_bytes.Length * 2, Length + bytes.Length));
+            }
+
+            bytes.CopyTo(_bytes.AsSpan(Length));
+            Length += bytes.Length;
+        }
+
         private void WriteVarint(ulong value)
         {
             while (value >= 0x80)
@@ -482,11 +579,11 @@ internal sealed class SealedDay
         }
     }
 
-    private ref struct CellReader(byte[] bytes, int start, int end)
+    internal ref struct CellReader(byte[] bytes, int start, int end, int key = 0)
     {
         private readonly ReadOnlySpan<byte> _bytes = bytes.AsSpan(0, end);
         private int _at = start;
-        private int _key;
+        private int _key = key;
 
         public bool Next(out int key, out long units)
         {

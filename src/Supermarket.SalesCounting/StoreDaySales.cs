@@ -41,9 +41,9 @@ internal sealed class StoreDaySales(int keys)
     /// <summary>This object and its slots' object, without their arrays.</summary>
     private const long ObjectBytes = 48 + 40;
 
-    /// <summary>Adds <paramref name="units"/> (positive) of the item whose key is <paramref name="key"/>. Returns by
-    /// how many bytes the table grew.</summary>
-    public long Add(int key, long units)
+    /// <summary>Adds <paramref name="units"/> (positive) of the item whose key is <paramref name="key"/>, which then
+    /// has <paramref name="total"/>. Returns by how many bytes the table grew.</summary>
+    public long Add(int key, long units, out long total)
     {
         var before = Bytes;
         var slots = _slots;
@@ -53,7 +53,7 @@ internal sealed class StoreDaySales(int keys)
             var found = slots.Keys[slot];
             if (found == key)
             {
-                var total = slots.UnitsAt(slot) + units;
+                total = slots.UnitsAt(slot) + units;
                 if (!slots.Wide && total > int.MaxValue)
                 {
                     slots = Publish(slots.Copy(slots.Capacity, wide: true));
@@ -92,6 +92,7 @@ internal sealed class StoreDaySales(int keys)
         slots.SetUnits(slot, units);
         Volatile.Write(ref slots.Keys[slot], key);
         _count++;
+        total = units;
         if (_sold is { } sold)
         {
             Sold(sold, key, 0, units);

@@ -419,6 +419,78 @@ public sealed class SalesByDayTests
         }
     }
 
+    /// <summary>Where every store sells most items: a block holds an item's totals over its days, not
+    /// each day's list, so its days take a fraction of what a block a day takes; ranges holding all, part or none of a
+    /// block's days, with a day of it packed again after a late line and its oldest days fallen out, still equal the
+    /// same lines kept in tables.</summary>
+    [Fact]
+    public void Blocks_of_dense_days_hold_totals_and_rank_as_tables_do()
+    {
+        const int stores = 16, itemCount = 2_000, dayCount = 40;
+        var random = new Random(7);
+        var inTables = new SalesByDay(stores, new ItemRange(1, itemCount), 38, long.MaxValue);
+        var inBlocks = new SalesByDay(stores, new ItemRange(1, itemCount), 38, daysPerBlock: 8);
+        var dayApiece = new SalesByDay(stores, new ItemRange(1, itemCount), 38, daysPerBlock: 1);
+        for (var day = 0; day < dayCount; day++)
+        {
+            var lines = new List<SaleLine>();
+            for (var store = 1; store <= stores; store++)
+            {
+                for (var item = 1; item <= itemCount; item++)
+                {
+                    if (random.Next(2) == 0)
+                    {
+                        lines.Add(new SaleLine(store, item, random.Next(1, 3), Day(day)));
+                    }
+                }
+            }
+
+            // Packed day by day, so blocks form as days come and the oldest fall out of a block.
+            foreach (var sales in new[] { inTables, inBlocks, dayApiece })
+            {
+                sales.RecordSales([.. lines]);
+                if (sales != inTables)
+                {
+                    sales.Seal();
+                }
+            }
+        }
+
+        Assert.True(inBlocks.Bytes < dayApiece.Bytes - ((dayCount - 16) * itemCount * 4), $"in blocks {inBlocks.Bytes:N0} bytes, a block a day {dayApiece.Bytes:N0}");
+        foreach (var sales in new[] { inTables, inBlocks, dayApiece })
+        {
+            // A late line for a day in a block: packed again, that day leaves its block.
+            sales.RecordSales([new SaleLine(3, 5, 40, Day(12))]);
+            if (sales != inTables)
+            {
+                sales.Seal();
+            }
+        }
+
+        Assert.Equal(inTables.Checksum(), inBlocks.Checksum());
+
+        var expected = Rankings(inTables);
+        Assert.Equal(expected, Rankings(inBlocks));
+        Assert.Equal(expected, Rankings(dayApiece));
+
+        static string Rankings(SalesByDay sales)
+        {
+            var best = new RankedSales[5];
+            var all = new System.Text.StringBuilder();
+            foreach (var (from, to) in new[] { (0, dayCount - 1), (2, 9), (5, 7), (10, 23), (12, 12), (9, 30), (30, 39) })
+            {
+                for (var item = 1; item <= itemCount; item += 37)
+                {
+                    all.AppendJoin(' ', best[..sales.TopStoresForItem(item, Day(from), Day(to), best)].ToArray()).Append('|');
+                }
+
+                all.AppendJoin(' ', best[..sales.TopItemsAtStore(3, Day(from), Day(to), best)].ToArray()).Append('|');
+            }
+
+            return all.ToString();
+        }
+    }
+
     /// <summary>One thread records while two others rank: a ranking sees at least every line recorded before it
     /// began, never less than a ranking before it of the same range, and the last equals the full sum; also while the
     /// days are packed every few lines. The recording waits for each ranking thread to finish another ranking every
