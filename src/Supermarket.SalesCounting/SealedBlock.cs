@@ -68,7 +68,8 @@ internal sealed class SealedBlock
                 stores += units > 0 ? 1 : 0;
             }
 
-            var previous = 0;
+            // Dense: nibbles, and the stores past what a nibble holds listed after them; else every store listed.
+            var listedFrom = 1L;
             if (stores * 4 >= maxStores)
             {
                 nibbles[key >> 6] |= 1UL << key;
@@ -80,24 +81,16 @@ internal sealed class SealedBlock
 
                 cells.WriteBytes(nibbleRow);
                 Array.Clear(nibbleRow);
-                for (var store = 0; store < maxStores; store++)
-                {
-                    if (sums[store] >= InList)
-                    {
-                        cells.Write(store + 1 - previous, sums[store]);
-                        previous = store + 1;
-                    }
-                }
+                listedFrom = InList;
             }
-            else
+
+            var previous = 0;
+            for (var store = 0; store < maxStores; store++)
             {
-                for (var store = 0; store < maxStores; store++)
+                if (sums[store] >= listedFrom)
                 {
-                    if (sums[store] > 0)
-                    {
-                        cells.Write(store + 1 - previous, sums[store]);
-                        previous = store + 1;
-                    }
+                    cells.Write(store + 1 - previous, sums[store]);
+                    previous = store + 1;
                 }
             }
 
@@ -124,7 +117,7 @@ internal sealed class SealedBlock
     /// <paramref name="days"/> (bit i: day i) to <paramref name="storeSums"/> (indexed by store id less one).</summary>
     public void AddItemTo(int key, uint days, long[] storeSums)
     {
-        var all = Days == 32 ? uint.MaxValue : (1u << Days) - 1;
+        var all = Days == MaxDays ? uint.MaxValue : (1u << Days) - 1;
         days &= all;
         var held = BitOperations.PopCount(days);
         if (held * 2 <= Days && days != all)

@@ -26,8 +26,8 @@ internal sealed class SealedDay
     public const int BitmapDensity = 16;
 
     /// <summary>A one-byte cell: the distance from the previous key in its low bits, the units in the others.</summary>
-    public const int DistanceBits = 5;
-    public const int DistanceMask = (1 << DistanceBits) - 1;
+    private const int DistanceBits = 5;
+    private const int DistanceMask = (1 << DistanceBits) - 1;
     private const int UnitsLimit = 1 << (8 - DistanceBits);
     /// <summary>The longest distance to the previous item that sold more than one unit written in two bytes.</summary>
     private const int ShortExtraDistance = short.MaxValue;
@@ -55,9 +55,6 @@ internal sealed class SealedDay
 
     /// <summary>How many (store, item) pairs sold.</summary>
     public int Cells { get; }
-
-    /// <summary>The bytes of every item's list.</summary>
-    public int ItemListBytes => _byItem.Length;
 
     /// <summary>The memory this one holds.</summary>
     public long Bytes => (8 * 24) + 72 + _byStore.Length + _byItem.Length + ((long)_bitmaps.Length * sizeof(ulong))
@@ -430,10 +427,6 @@ internal sealed class SealedDay
 
         return 0;
     }
-
-    /// <summary>The list of the item whose key is <paramref name="key"/> as packed: each store's distance from the
-    /// previous one and its units.</summary>
-    public ReadOnlySpan<byte> ItemList(int key) => _byItem.AsSpan(_itemStarts[key], _itemStarts[key + 1] - _itemStarts[key]);
 
     /// <summary>Asks the CPU to bring in where the list of the item whose key is <paramref name="key"/> starts, without
     /// waiting for it (a hint: it changes nothing).</summary>
