@@ -27,6 +27,9 @@ public sealed class ChecksummedStream : Stream
     /// <summary>How many bytes went through: written, or read.</summary>
     public long Through { get; private set; }
 
+    /// <summary>How many bytes are left to read of the length given.</summary>
+    public long Remaining => _readLimit < 0 ? 0 : _readLimit - Through;
+
     /// <summary>XXH3 of every byte through so far: <see cref="XxHash3.HashToUInt64(ReadOnlySpan{byte}, long)"/> of them all.</summary>
     public ulong Checksum => _hash.GetCurrentHashAsUInt64();
 

@@ -361,10 +361,37 @@ public sealed class SalesByDay
                 }
             }
 
-            days[d] = new SalesByDaySnapshot.Day(_days[d].Number, state.Sealed, [.. tables]);
+            days[d] = new SalesByDaySnapshot.Day(_days[d].Number, state.Sealed, [.. tables], state.Block, state.IndexInBlock, _days[d].BlockBytes);
         }
 
         return new SalesByDaySnapshot(Items, MaxStores, _lastDropped, days);
+    }
+
+    /// <summary>A day's <paramref name="packed"/> cells and the lines in <paramref name="tables"/> (as
+    /// <see cref="TakeSnapshot"/> copies them) packed together, as <see cref="Seal"/> would pack that day.</summary>
+    internal static SealedDay PackWith(SealedDay? packed, (int Store, int[] Keys, long[] Units)[] tables, int keys, int maxStores)
+    {
+        var stores = new (int[] Keys, long[] Units)[maxStores];
+        var cells = new SortedCells();
+        var table = 0;
+        for (var store = 1; store <= maxStores; store++)
+        {
+            cells.Clear();
+            packed?.ForEachInStore(store, ref cells);
+            var packedCount = cells.Count;
+            if (table < tables.Length && tables[table].Store == store)
+            {
+                var (_, tableKeys, tableUnits) = tables[table++];
+                for (var i = 0; i < tableKeys.Length; i++)
+                {
+                    cells.Visit(tableKeys[i], tableUnits[i]);
+                }
+            }
+
+            stores[store - 1] = cells.Sorted(packedCount);
+        }
+
+        return SealedDay.Pack(keys, stores);
     }
 
     /// <summary>Writes every day kept; call it while nothing records. <see cref="Load"/> reads it back.</summary>
@@ -390,6 +417,8 @@ public sealed class SalesByDay
 
     private void Read(Stream source)
     {
+        // What the file can hold at most, which no array read from it may pass.
+        var bytesLeft = source.CanSeek ? source.Length - source.Position : source is ChecksummedStream { Remaining: var remaining } ? remaining : long.MaxValue;
         // Not disposed: that would close the caller's stream.
         var buffered = new BufferedStream(source, 1 << 16);
         var first = buffered.ReadByte();
@@ -409,14 +438,68 @@ public sealed class SalesByDay
         var checksummed = ChecksummedStream.Reading(buffered, long.MaxValue);
         var reader = new BinaryReader(checksummed);
         var version = reader.ReadInt32();
-        Require(version is SalesByDaySnapshot.ListsOnlyVersion or SalesByDaySnapshot.Version, "a version this one does not read");
+        Require(version is SalesByDaySnapshot.ListsOnlyVersion or SalesByDaySnapshot.CellsByStoreVersion or SalesByDaySnapshot.Version, "a version this one does not read");
         var (lastDropped, dayCount) = ReadHeader(reader);
+        if (version == SalesByDaySnapshot.Version)
+        {
+            ReadHeld(new HeldArrays(reader, bytesLeft), dayCount);
+        }
+        else
+        {
+            ReadRepacking(reader, dayCount, listsOnly: version == SalesByDaySnapshot.ListsOnlyVersion);
+        }
+
+        Span<byte> saved = number;
+        buffered.ReadExactly(saved);
+        Require(BinaryPrimitives.ReadUInt64LittleEndian(saved) == checksummed.Checksum, "the checksum differs: the file was damaged");
+        Volatile.Write(ref _lastDropped, Math.Max(_lastDropped, lastDropped));
+    }
+
+    /// <summary>Reads the blocks and the days as they were held (<see cref="SalesByDaySnapshot.Version"/>).</summary>
+    private void ReadHeld(HeldArrays arrays, int dayCount)
+    {
+        var reader = arrays.Reader;
+        var blocks = new SealedBlock[reader.ReadInt32()];
+        Require(blocks.Length >= 0 && blocks.Length <= dayCount, "more blocks than days");
+        for (var b = 0; b < blocks.Length; b++)
+        {
+            blocks[b] = SealedBlock.ReadHeld(arrays, Items.Count, MaxStores);
+        }
+
+        for (var d = 0; d < dayCount; d++)
+        {
+            var day = NextDayRead(reader.ReadInt32());
+            var blockBytes = reader.ReadInt64();
+            Require(blockBytes >= 0, "a day's bytes");
+            var state = (SalesByDaySnapshot.DayKind)reader.ReadByte() switch
+            {
+                SalesByDaySnapshot.DayKind.Empty => new DayState(null, null),
+                SalesByDaySnapshot.DayKind.Packed => new DayState(SealedDay.ReadHeld(arrays, Items.Count, MaxStores), null),
+                SalesByDaySnapshot.DayKind.InBlock => DayOfBlock(reader.ReadInt32(), reader.ReadInt32()),
+                _ => throw new InvalidDataException("Sales by day cannot be loaded: a day of no kind."),
+            };
+            Require(state.Block is not null || state.Sealed is null || state.Sealed.HasItemLists, "a packed day without lists");
+            _bytes += day.Restore(state, blockBytes);
+        }
+
+        FormBlocks();
+
+        DayState DayOfBlock(int block, int index)
+        {
+            Require((uint)block < (uint)blocks.Length && (uint)index < (uint)blocks[block].Days, "a day of no block");
+            return new DayState(blocks[block].Day(index), null, blocks[block], index);
+        }
+    }
+
+    /// <summary>Reads the days of the versions that wrote each day's cells by store alone, packing each again.</summary>
+    private void ReadRepacking(BinaryReader reader, int dayCount, bool listsOnly)
+    {
         for (var d = 0; d < dayCount; d++)
         {
             var day = NextDayRead(reader.ReadInt32());
             if (reader.ReadBoolean())
             {
-                _bytes += day.Restore(SealedDay.Read(reader, Items.Count, MaxStores, listsOnly: version == SalesByDaySnapshot.ListsOnlyVersion));
+                _bytes += day.Restore(new DayState(SealedDay.Read(reader, Items.Count, MaxStores, listsOnly), null), day.BlockBytes);
             }
 
             var stores = reader.ReadInt32();
@@ -431,11 +514,6 @@ public sealed class SalesByDay
             _bytes += day.Seal(Items.Count);
             FormBlocks();
         }
-
-        Span<byte> saved = number;
-        buffered.ReadExactly(saved);
-        Require(BinaryPrimitives.ReadUInt64LittleEndian(saved) == checksummed.Checksum, "the checksum differs: the file was damaged");
-        Volatile.Write(ref _lastDropped, Math.Max(_lastDropped, lastDropped));
     }
 
     private void ReadFirstVersion(Stream decompressed)
@@ -679,6 +757,9 @@ public sealed class SalesByDay
         /// <summary>This day's shares of the blocks it joined: kept while it is, as its blocks' other days keep them.</summary>
         private long _blockBytes;
 
+        /// <summary>The bytes of blocks this day counts as its own (<see cref="JoinBlock"/>, <see cref="Keep"/>).</summary>
+        public long BlockBytes => _blockBytes;
+
         /// <summary>Hands this day's lists by item (packed, no tables beside them) to <paramref name="block"/>, where it
         /// is day <paramref name="index"/>, and counts <paramref name="share"/> of the block's bytes as its own. Returns
         /// by how many bytes this day grew (less than zero: it shrank).</summary>
@@ -739,13 +820,14 @@ public sealed class SalesByDay
             return grown;
         }
 
-        /// <summary>Makes <paramref name="packed"/> this day's cells, on a day read from a file before any line.
-        /// Returns by how many bytes this day grew.</summary>
-        public long Restore(SealedDay packed)
+        /// <summary>Makes <paramref name="state"/> this day's, counting <paramref name="blockBytes"/> of blocks as its
+        /// own, on a day read from a file before any line. Returns by how many bytes this day grew.</summary>
+        public long Restore(DayState state, long blockBytes)
         {
             var before = Bytes;
-            Volatile.Write(ref _state, new DayState(packed, null));
-            Bytes = 32 + 24 + packed.Bytes + _blockBytes;
+            Volatile.Write(ref _state, state);
+            _blockBytes = blockBytes;
+            Bytes = 32 + 24 + (state.Sealed?.Bytes ?? 0) + _blockBytes;
             return Bytes - before;
         }
 

@@ -9,12 +9,17 @@ namespace Supermarket.SalesCounting;
 /// thread. <see cref="SalesByDay.Load"/> reads the file back.
 /// </summary>
 /// <remarks>The file: a magic, then, under an XXH3 checksum at its end, the version, the items and stores, the last day
-/// dropped and each day: its number, its packed cells by store as they are held, and the lines recorded since it was
-/// packed. A packed day is written as it is, without unpacking, sorting or compressing it again.</remarks>
+/// dropped, the number of days, the blocks as they are held, and each day: its number, the block bytes it counts, and
+/// its cells as they are held, or which block's day it is. Packed days and blocks are written as they are, so reading
+/// them back packs nothing again; a day with lines not yet packed is packed with them as it is written.</remarks>
 public sealed class SalesByDaySnapshot
 {
     internal const int Magic = 0x32444253; // "SBD2"
-    internal const int Version = 3;
+    internal const int Version = 4;
+
+    /// <summary>The version that wrote each packed day's cells by store alone, which the reader packed again by item
+    /// and into blocks: read, no longer written.</summary>
+    internal const int CellsByStoreVersion = 3;
 
     /// <summary>The version before a store's items could be held as a bitmap: read, no longer written.</summary>
     internal const int ListsOnlyVersion = 2;
@@ -42,21 +47,46 @@ public sealed class SalesByDaySnapshot
             writer.Write(_maxStores);
             writer.Write(_lastDropped);
             writer.Write(_days.Length);
+
+            // The blocks of the days that still read their lists from one (a day with lines since leaves its block).
+            var blocks = new Dictionary<SealedBlock, int>(ReferenceEqualityComparer.Instance);
+            foreach (var day in _days)
+            {
+                if (day is { Block: { } block, Tables: [] })
+                {
+                    blocks.TryAdd(block, blocks.Count);
+                }
+            }
+
+            writer.Write(blocks.Count);
+            foreach (var block in blocks.Keys)
+            {
+                block.WriteHeld(writer);
+            }
+
             foreach (var day in _days)
             {
                 writer.Write(day.Number);
-                writer.Write(day.Sealed is not null);
-                day.Sealed?.WriteTo(writer);
-                writer.Write(day.Tables.Length);
-                foreach (var (store, keys, units) in day.Tables)
+                if (day.Tables.Length > 0)
                 {
-                    writer.Write7BitEncodedInt(store);
-                    writer.Write7BitEncodedInt(keys.Length);
-                    for (var i = 0; i < keys.Length; i++)
-                    {
-                        writer.Write7BitEncodedInt(keys[i]);
-                        writer.Write7BitEncodedInt64(units[i]);
-                    }
+                    // Packed here, off the recording thread, as the day's next packing would: a day read back is packed.
+                    var packed = SalesByDay.PackWith(day.Sealed, day.Tables, _items.Count, _maxStores);
+                    writer.Write(day.BlockBytes + (day.Block is not null ? day.Sealed!.Bytes : 0));
+                    writer.Write((byte)DayKind.Packed);
+                    packed.WriteHeld(writer);
+                }
+                else if (day.Block is { } block)
+                {
+                    writer.Write(day.BlockBytes);
+                    writer.Write((byte)DayKind.InBlock);
+                    writer.Write(blocks[block]);
+                    writer.Write(day.IndexInBlock);
+                }
+                else
+                {
+                    writer.Write(day.BlockBytes);
+                    writer.Write((byte)(day.Sealed is null ? DayKind.Empty : DayKind.Packed));
+                    day.Sealed?.WriteHeld(writer);
                 }
             }
         }
@@ -65,7 +95,21 @@ public sealed class SalesByDaySnapshot
         destination.Write(number);
     }
 
-    /// <summary>One day: its packed cells (null if none) and each store's lines recorded since, as
-    /// (store id, keys, units).</summary>
-    internal readonly record struct Day(int Number, SealedDay? Sealed, (int Store, int[] Keys, long[] Units)[] Tables);
+    /// <summary>How a day of the file is held.</summary>
+    internal enum DayKind : byte
+    {
+        /// <summary>No cells.</summary>
+        Empty,
+
+        /// <summary>Its packed cells, lists by item included, follow.</summary>
+        Packed,
+
+        /// <summary>Its cells are one day of a block: the block's index and the day's in it follow.</summary>
+        InBlock,
+    }
+
+    /// <summary>One day: its packed cells (null if none), each store's lines recorded since, as (store id, keys,
+    /// units), the block its lists by item are in (if any) and which day of it this is, and the bytes of blocks it
+    /// counts as its own.</summary>
+    internal readonly record struct Day(int Number, SealedDay? Sealed, (int Store, int[] Keys, long[] Units)[] Tables, SealedBlock? Block, int IndexInBlock, long BlockBytes);
 }

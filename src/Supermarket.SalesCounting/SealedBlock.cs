@@ -101,6 +101,54 @@ internal sealed class SealedBlock
         return new SealedBlock(cells.ToArray(), itemStarts, nibbles, [.. days.Select(day => day.WithoutItemLists())], maxStores);
     }
 
+    /// <summary>Writes the block as it is held, its days' cells by store with it, for <see cref="ReadHeld"/>.</summary>
+    public void WriteHeld(BinaryWriter writer)
+    {
+        writer.Write(_days.Length);
+        foreach (var day in _days)
+        {
+            day.WriteHeld(writer);
+        }
+
+        HeldArrays.Write(writer, _cells);
+        HeldArrays.Write(writer, _itemStarts);
+        HeldArrays.Write(writer, _nibbles);
+    }
+
+    /// <summary>Reads what <see cref="WriteHeld"/> wrote for keys 1 to <paramref name="keys"/> at stores 1 to
+    /// <paramref name="maxStores"/>, checking every offset (<see cref="SealedDay.ReadHeld"/>).</summary>
+    /// <exception cref="InvalidDataException">A length or an offset is out of range.</exception>
+    public static SealedBlock ReadHeld(HeldArrays arrays, int keys, int maxStores)
+    {
+        var dayCount = arrays.Reader.ReadInt32();
+        Require(dayCount is >= 1 and <= MaxDays, "a block's days");
+        var days = new SealedDay[dayCount];
+        for (var i = 0; i < dayCount; i++)
+        {
+            days[i] = SealedDay.ReadHeld(arrays, keys, maxStores);
+            Require(!days[i].HasItemLists, "a block's day with lists");
+        }
+
+        var cells = arrays.Read<byte>();
+        var itemStarts = arrays.Read<int>();
+        var nibbles = arrays.Read<ulong>();
+        Require(itemStarts.Length == keys + 2 && SealedDay.Ascending(itemStarts, cells.Length) && nibbles.Length == (keys >> 6) + 1, "an item's start");
+        for (var key = 1; key <= keys; key++)
+        {
+            Require((nibbles[key >> 6] & (1UL << key)) == 0 || itemStarts[key + 1] - itemStarts[key] >= (maxStores + 1) >> 1, "an item's nibbles");
+        }
+
+        return new SealedBlock(cells, itemStarts, nibbles, days, maxStores);
+    }
+
+    private static void Require(bool holds, string what)
+    {
+        if (!holds)
+        {
+            throw new InvalidDataException($"Sales by day cannot be loaded: {what}.");
+        }
+    }
+
     /// <summary>Asks the CPU to bring in where the item's totals start (a hint: it changes nothing).</summary>
     public unsafe void PrefetchItemStart(int key)
     {

@@ -172,7 +172,7 @@ internal sealed class SealedDay
         }
 
         writer.Write(_byStore);
-        RequireLittleEndian();
+        HeldArrays.RequireLittleEndian();
         writer.Write(MemoryMarshal.AsBytes(_bitmaps.AsSpan()));
     }
 
@@ -199,7 +199,7 @@ internal sealed class SealedDay
         Require(byStore.Length == storeStarts[maxStores], "the cells end early");
         var bitmapWords = BitmapWords(keys);
         var bitmaps = new ulong[bitmapCount * bitmapWords];
-        RequireLittleEndian();
+        HeldArrays.RequireLittleEndian();
         Require(reader.Read(MemoryMarshal.AsBytes(bitmaps.AsSpan())) == bitmaps.Length * sizeof(ulong), "the bitmaps end early");
         var stores = new (int[] Keys, long[] Units)[maxStores];
         var storeKeys = new List<int>();
@@ -287,6 +287,82 @@ internal sealed class SealedDay
         }
     }
 
+    /// <summary>Writes the day as it is held, lists by item and marks included, for <see cref="ReadHeld"/> to take
+    /// back without packing it again.</summary>
+    public void WriteHeld(BinaryWriter writer)
+    {
+        writer.Write(Cells);
+        HeldArrays.Write(writer, _storeStarts);
+        HeldArrays.Write(writer, _byStore);
+        HeldArrays.Write(writer, _bitmapOfStore);
+        HeldArrays.Write(writer, _bitmaps);
+        HeldArrays.Write(writer, _markStarts);
+        HeldArrays.Write(writer, _marks);
+        HeldArrays.Write(writer, _itemStarts);
+        HeldArrays.Write(writer, _byItem);
+    }
+
+    /// <summary>Reads what <see cref="WriteHeld"/> wrote for stores 1 to <paramref name="maxStores"/> and keys 1 to
+    /// <paramref name="keys"/>. The file's checksum vouches for the cells; what is checked here is every offset, so
+    /// no reading of a damaged day can reach outside its arrays.</summary>
+    /// <exception cref="InvalidDataException">A length or an offset is out of range.</exception>
+    public static SealedDay ReadHeld(HeldArrays arrays, int keys, int maxStores)
+    {
+        var cells = arrays.Reader.ReadInt32();
+        var storeStarts = arrays.Read<int>();
+        var byStore = arrays.Read<byte>();
+        Require(cells >= 0 && storeStarts.Length == maxStores + 1 && Ascending(storeStarts, byStore.Length), "a store's start");
+        var bitmapOfStore = arrays.Read<int>();
+        var bitmaps = arrays.Read<ulong>();
+        var bitmapWords = BitmapWords(keys);
+        Require(bitmapOfStore.Length == maxStores && bitmaps.Length % bitmapWords == 0, "the bitmaps' size");
+        foreach (var bitmap in bitmapOfStore)
+        {
+            Require(bitmap == NoBitmap || (bitmap >= 0 && bitmap % bitmapWords == 0 && bitmap <= bitmaps.Length - bitmapWords), "a bitmap's start");
+            // Past the last key every bit is zero, or a ranking would count an item beyond this shard's.
+            Require(bitmap == NoBitmap || (bitmaps[bitmap] & 1) == 0 && bitmaps[bitmap + ((keys + 1) >> 6)] >> ((keys + 1) & 63) == 0
+                && !bitmaps.AsSpan(bitmap + ((keys + 1) >> 6) + 1, bitmapWords - ((keys + 1) >> 6) - 1).ContainsAnyExcept(0UL), "a key out of range");
+        }
+
+        var markStarts = arrays.Read<int>();
+        var marks = arrays.Read<int>();
+        Require(markStarts.Length == maxStores + 1 && marks.Length % 2 == 0 && Ascending(markStarts, marks.Length / 2), "a store's marks");
+        for (var store = 0; store < maxStores; store++)
+        {
+            for (var mark = markStarts[store]; mark < markStarts[store + 1]; mark++)
+            {
+                Require((uint)marks[2 * mark] <= (uint)keys && (uint)marks[(2 * mark) + 1] <= (uint)(storeStarts[store + 1] - storeStarts[store]), "a mark out of range");
+            }
+        }
+
+        var itemStarts = arrays.Read<int>();
+        var byItem = arrays.Read<byte>();
+        Require(itemStarts.Length == 0 ? byItem.Length == 0 : itemStarts.Length == keys + 2 && Ascending(itemStarts, byItem.Length), "an item's start");
+        return new SealedDay(byStore, storeStarts, bitmapOfStore, bitmaps, bitmapWords, marks, markStarts, byItem, itemStarts, cells);
+    }
+
+    /// <summary>Whether <paramref name="starts"/> begins at 0, never goes down and ends at <paramref name="end"/>.</summary>
+    internal static bool Ascending(int[] starts, int end)
+    {
+        if (starts is not [0, ..] || starts[^1] != end)
+        {
+            return false;
+        }
+
+        for (var i = 1; i < starts.Length; i++)
+        {
+            if (starts[i] < starts[i - 1])
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>Whether this day holds its lists by item (a day of a block does not).</summary>
+    public bool HasItemLists => _itemStarts.Length != 0;
+
     private static void ForEachKey(ReadOnlySpan<ulong> bits, List<int> keys, List<long> units)
     {
         for (var word = 0; word < bits.Length; word++)
@@ -296,15 +372,6 @@ internal sealed class SealedDay
                 keys.Add((word << 6) + BitOperations.TrailingZeroCount(set));
                 units.Add(1);
             }
-        }
-    }
-
-    // The bitmaps are written and read as they are in memory.
-    private static void RequireLittleEndian()
-    {
-        if (!BitConverter.IsLittleEndian)
-        {
-            throw new PlatformNotSupportedException("Sales by day are saved on little-endian machines only.");
         }
     }
 

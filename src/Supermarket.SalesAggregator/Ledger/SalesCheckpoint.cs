@@ -31,7 +31,7 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
     // 5: the item range the counters are of (a shard's, or the whole catalog's).
     // 6: the sales of each day before the counters, and the lines counted without a day; a version 5 file is rebuilt
     //    from the ledger, which is what gives its days back. The days' section has a version of its own
-    //    (SalesByDay.Load reads the first, compressed, and the second, packed days as they are held).
+    //    (SalesByDaySnapshot's; SalesByDay.Load reads each).
     private const int Version = 6;
     private const int HeaderLength = 4 + 4 + 16 + 4 + 4 + 4 + 4 + 8 + 8 + 8 + 8 + 8;
 
