@@ -398,15 +398,16 @@ public sealed class SalesByDay
     public void Save(Stream destination) => TakeSnapshot().WriteTo(destination);
 
     /// <summary>Replaces everything with what <see cref="Save"/> (or a <see cref="SalesByDaySnapshot"/>) wrote, of
-    /// the same items and stores, or a file of the first version (compressed cells); call it while nothing records.
+    /// the same items and stores, its packed days and blocks read from <paramref name="files"/> where it names them, or a
+    /// file of an earlier version; call it while nothing records.
     /// Days beyond <see cref="DaysKept"/> (a file saved with more kept) fall out, oldest first. A file that cannot be
     /// read leaves the content as it was.</summary>
     /// <exception cref="InvalidDataException">The file is not one <see cref="Save"/> wrote for these items and stores,
     /// or it was damaged.</exception>
-    public void Load(Stream source)
+    public void Load(Stream source, PackedFiles? files = null)
     {
         var loaded = new SalesByDay(MaxStores, Items, DaysKept, UnsealedBytesLimit, DaysPerBlock);
-        loaded.Read(source);
+        loaded.Read(source, files);
         _dayByNumber = loaded._dayByNumber;
         _lastDay = null;
         Volatile.Write(ref _lastDropped, loaded._lastDropped);
@@ -415,7 +416,7 @@ public sealed class SalesByDay
         _unsealedBytes = 0;
     }
 
-    private void Read(Stream source)
+    private void Read(Stream source, PackedFiles? files)
     {
         // What the file can hold at most, which no array read from it may pass.
         var bytesLeft = source.CanSeek ? source.Length - source.Position : source is ChecksummedStream { Remaining: var remaining } ? remaining : long.MaxValue;
@@ -442,7 +443,7 @@ public sealed class SalesByDay
         var (lastDropped, dayCount) = ReadHeader(reader);
         if (version == SalesByDaySnapshot.Version)
         {
-            ReadHeld(new HeldArrays(reader, bytesLeft), dayCount);
+            ReadHeld(new HeldArrays(reader, bytesLeft), dayCount, files);
         }
         else
         {
@@ -456,14 +457,15 @@ public sealed class SalesByDay
     }
 
     /// <summary>Reads the blocks and the days as they were held (<see cref="SalesByDaySnapshot.Version"/>).</summary>
-    private void ReadHeld(HeldArrays arrays, int dayCount)
+    private void ReadHeld(HeldArrays arrays, int dayCount, PackedFiles? files)
     {
         var reader = arrays.Reader;
-        var blocks = new SealedBlock[reader.ReadInt32()];
-        Require(blocks.Length >= 0 && blocks.Length <= dayCount, "more blocks than days");
+        var blockCount = reader.ReadInt32();
+        Require(blockCount >= 0 && blockCount <= dayCount, "more blocks than days");
+        var blocks = new SealedBlock[blockCount];
         for (var b = 0; b < blocks.Length; b++)
         {
-            blocks[b] = SealedBlock.ReadHeld(arrays, Items.Count, MaxStores);
+            blocks[b] = ReadPacked(held => SealedBlock.ReadHeld(held, Items.Count, MaxStores));
         }
 
         for (var d = 0; d < dayCount; d++)
@@ -474,7 +476,7 @@ public sealed class SalesByDay
             var state = (SalesByDaySnapshot.DayKind)reader.ReadByte() switch
             {
                 SalesByDaySnapshot.DayKind.Empty => new DayState(null, null),
-                SalesByDaySnapshot.DayKind.Packed => new DayState(SealedDay.ReadHeld(arrays, Items.Count, MaxStores), null),
+                SalesByDaySnapshot.DayKind.Packed => new DayState(ReadPacked(held => SealedDay.ReadHeld(held, Items.Count, MaxStores)), null),
                 SalesByDaySnapshot.DayKind.InBlock => DayOfBlock(reader.ReadInt32(), reader.ReadInt32()),
                 _ => throw new InvalidDataException("Sales by day cannot be loaded: a day of no kind."),
             };
@@ -483,6 +485,20 @@ public sealed class SalesByDay
         }
 
         FormBlocks();
+
+        // In this file, or in the one it names.
+        T ReadPacked<T>(Func<HeldArrays, T> read)
+            where T : class
+        {
+            if (!reader.ReadBoolean())
+            {
+                return read(arrays);
+            }
+
+            var name = reader.ReadString();
+            Require(files is not null, "a packed file named and no folder to read it from");
+            return files!.Read(name, read);
+        }
 
         DayState DayOfBlock(int block, int index)
         {

@@ -11,7 +11,8 @@ namespace Supermarket.SalesCounting;
 /// <remarks>The file: a magic, then, under an XXH3 checksum at its end, the version, the items and stores, the last day
 /// dropped, the number of days, the blocks as they are held, and each day: its number, the block bytes it counts, and
 /// its cells as they are held, or which block's day it is. Packed days and blocks are written as they are, so reading
-/// them back packs nothing again; a day with lines not yet packed is packed with them as it is written.</remarks>
+/// them back packs nothing again, either in the file or each in a file of its own (<see cref="PackedFiles"/>); a day
+/// with lines not yet packed is packed with them as it is written, into the file.</remarks>
 public sealed class SalesByDaySnapshot
 {
     internal const int Magic = 0x32444253; // "SBD2"
@@ -32,14 +33,20 @@ public sealed class SalesByDaySnapshot
     internal SalesByDaySnapshot(ItemRange items, int maxStores, int lastDropped, Day[] days) =>
         (_items, _maxStores, _lastDropped, _days) = (items, maxStores, lastDropped, days);
 
-    /// <summary>Writes the file to <paramref name="destination"/>.</summary>
-    public void WriteTo(Stream destination)
+    /// <summary>Writes the file to <paramref name="destination"/>, every packed day and block in it.</summary>
+    public void WriteTo(Stream destination) => WriteTo(destination, files: null);
+
+    /// <summary>Writes the file to <paramref name="destination"/>, each packed day and block as the name of its file
+    /// in <paramref name="files"/>, written there if it is new. Returns the names it wrote into the file.</summary>
+    public IReadOnlySet<string> WriteTo(Stream destination, PackedFiles? files)
     {
+        var names = new HashSet<string>();
         Span<byte> number = stackalloc byte[sizeof(ulong)];
         BinaryPrimitives.WriteInt32LittleEndian(number, Magic);
         destination.Write(number[..sizeof(int)]);
         var checksummed = ChecksummedStream.Writing(destination);
-        using (var writer = new BinaryWriter(new BufferedStream(checksummed, 1 << 16)))
+        var writer = new BinaryWriter(new BufferedStream(checksummed, 1 << 16));
+        using (writer)
         {
             writer.Write(Version);
             writer.Write(_items.First);
@@ -61,7 +68,7 @@ public sealed class SalesByDaySnapshot
             writer.Write(blocks.Count);
             foreach (var block in blocks.Keys)
             {
-                block.WriteHeld(writer);
+                WritePacked(block, block.WriteHeld);
             }
 
             foreach (var day in _days)
@@ -73,6 +80,8 @@ public sealed class SalesByDaySnapshot
                     var packed = SalesByDay.PackWith(day.Sealed, day.Tables, _items.Count, _maxStores);
                     writer.Write(day.BlockBytes + (day.Block is not null ? day.Sealed!.Bytes : 0));
                     writer.Write((byte)DayKind.Packed);
+                    // Never in a file of its own: the day's next packing replaces it.
+                    writer.Write(false);
                     packed.WriteHeld(writer);
                 }
                 else if (day.Block is { } block)
@@ -86,13 +95,32 @@ public sealed class SalesByDaySnapshot
                 {
                     writer.Write(day.BlockBytes);
                     writer.Write((byte)(day.Sealed is null ? DayKind.Empty : DayKind.Packed));
-                    day.Sealed?.WriteHeld(writer);
+                    if (day.Sealed is { } packed)
+                    {
+                        WritePacked(packed, packed.WriteHeld);
+                    }
                 }
             }
         }
 
         BinaryPrimitives.WriteUInt64LittleEndian(number, checksummed.Checksum);
         destination.Write(number);
+        return names;
+
+        // Whether it is in a file, then the file's name or what it holds.
+        void WritePacked(object packed, Action<BinaryWriter> write)
+        {
+            writer.Write(files is not null);
+            if (files is null)
+            {
+                write(writer);
+                return;
+            }
+
+            var name = files.NameOf(packed, write);
+            names.Add(name);
+            writer.Write(name);
+        }
     }
 
     /// <summary>How a day of the file is held.</summary>

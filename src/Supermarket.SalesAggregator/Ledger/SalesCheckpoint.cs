@@ -20,7 +20,10 @@ namespace Supermarket.SalesAggregator.Ledger;
 /// discarded checkpoint costs a rebuild from the ledger, never a wrong count and never a failed start. Each save writes
 /// a temporary file of its own, flushes it to disk and renames it over the previous checkpoint: a crash at any point
 /// leaves one whole checkpoint, and two aggregators sharing the folder (a rolling restart on a file share) each
-/// replace it whole.
+/// replace it whole. The packed days and blocks are files of their own (<see cref="PackedDays"/>), each written once
+/// before a checkpoint names it, so a save writes the matrix, the days' lines since they were packed, and only what was
+/// packed since the last save; a file that went missing (a second aggregator's start sweeps the files its checkpoint
+/// did not name) costs a rebuild like any damage (docs/architecture.md, "Sales over a range of days").
 /// </remarks>
 public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOptions<SalesShardOptions> shards, ILogger<SalesCheckpoint> logger)
 {
@@ -35,10 +38,16 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
     private const int Version = 6;
     private const int HeaderLength = 4 + 4 + 16 + 4 + 4 + 4 + 4 + 8 + 8 + 8 + 8 + 8;
 
-    private readonly string _path = Path.Combine(options.Value.CheckpointDirectory,
-        shards.Value.Count == 1 ? "sales-matrix.checkpoint" : $"sales-matrix.shard-{options.Value.Shard}-of-{shards.Value.Count}.checkpoint");
+    private readonly string _path = PathOf(options.Value, shards.Value);
 
     public string FilePath => _path;
+
+    /// <summary>The packed days and blocks, each written once into a file of its own in a folder beside the checkpoint,
+    /// which names them.</summary>
+    public PackedFiles PackedDays { get; } = new($"{PathOf(options.Value, shards.Value)}.days");
+
+    private static string PathOf(AggregatorOptions options, SalesShardOptions shards) => Path.Combine(options.CheckpointDirectory,
+        shards.Count == 1 ? "sales-matrix.checkpoint" : $"sales-matrix.shard-{options.Shard}-of-{shards.Count}.checkpoint");
 
     /// <summary>Fills <paramref name="matrix"/> and <paramref name="days"/> from the checkpoint of
     /// <paramref name="ledgerId"/> and returns how far through the ledger they had counted; null, with both empty, when
@@ -47,6 +56,7 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
     {
         if (!File.Exists(_path))
         {
+            DeleteUnnamedDays();
             return null;
         }
 
@@ -54,6 +64,7 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
         {
             if (Load(ledgerId, matrix, days) is { } loaded)
             {
+                DeleteUnnamedDays();
                 return loaded;
             }
         }
@@ -63,10 +74,15 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
             logger.LogWarning(exception, "The checkpoint {Path} could not be read; rebuilding from the whole ledger", _path);
         }
 
+        DeleteUnnamedDays();
         matrix.Clear();
         days.Clear();
         return null;
     }
+
+    /// <summary>Deletes the files of packed days that the checkpoint read at the start did not name (what a crash
+    /// left), once that checkpoint is read.</summary>
+    private void DeleteUnnamedDays() => PackedDays.DeleteUnknown();
 
     private LoadedCheckpoint? Load(Guid ledgerId, SalesMatrix matrix, SalesByDay days)
     {
@@ -101,7 +117,7 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
         // The days are read as they stream past, hashed on the way; what a damaged file loaded is dropped below.
         var checksum = ReadChecksum(file);
         var savedDays = ChecksummedStream.Reading(file, daysLength);
-        days.Load(savedDays);
+        days.Load(savedDays, PackedDays);
         savedDays.ReadToLimit();
         matrix.Load(file);
         if (savedDays.Through != daysLength || file.ReadByte() != -1 || checksum != Checksum(header, savedDays.Checksum, matrix))
@@ -127,6 +143,7 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
 
         // Unique, so another aggregator saving into the same folder never writes into this file or moves it away.
         var temporary = $"{_path}.{Environment.ProcessId}.{Guid.NewGuid():N}.tmp";
+        IReadOnlySet<string> named;
         try
         {
             using (var stored = File.Create(temporary))
@@ -136,7 +153,7 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
                 // counters last: their decompressor may read past its end.
                 file.Position = HeaderLength + sizeof(ulong);
                 var savedDays = ChecksummedStream.Writing(file);
-                byDay.Days.WriteTo(savedDays);
+                named = byDay.Days.WriteTo(savedDays, PackedDays);
                 matrix.Save(file);
                 file.Flush();
                 var header = Header(ledgerId, matrix, byDay.UndatedUnits, savedDays.Through, position, length: stored.Length);
@@ -154,6 +171,9 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
         {
             File.Delete(temporary);
         }
+
+        // Once the checkpoint that no longer names them is in place.
+        PackedDays.DeleteAllBut(named);
     }
 
     private static byte[] Header(Guid ledgerId, SalesMatrix matrix, long undatedUnits, long daysLength, LedgerPosition position, long length)
