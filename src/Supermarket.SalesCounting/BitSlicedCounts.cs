@@ -250,11 +250,30 @@ internal sealed class BitSlicedCounts
         }
 
         _unitsWaiting = false;
-        if (bits == 0)
+        if (bits > 0)
         {
-            return;
+            AddPlanes(ref unitPlanes, bits);
+        }
+    }
+
+    /// <summary>Adds a count a key held bit-sliced in <paramref name="bits"/> planes of the same words, plane k at
+    /// word k × words of <paramref name="array"/> from <paramref name="offset"/> (a block's totals of a store's
+    /// items), which may lose its bits once this returns.</summary>
+    public void Add(ulong[] array, int offset, int bits)
+    {
+        if (bits < 1 || (uint)offset > (uint)(array.Length - (bits * _words)))
+        {
+            throw new ArgumentOutOfRangeException(nameof(offset), offset, $"{bits} planes of {_words} words were expected.");
         }
 
+        AddPlanes(ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(array), offset), bits);
+    }
+
+    /// <summary>Adds the <paramref name="bits"/> planes from <paramref name="added"/> to the planes by a ripple of full
+    /// adders, a vector of keys at a time.</summary>
+    private void AddPlanes(ref ulong added, int bits)
+    {
+        var words = _words;
         Grow(Math.Max(_planeCount, bits));
         var top = _planeCount;
         ref var planes = ref MemoryMarshal.GetArrayDataReference(_planes);
@@ -265,8 +284,8 @@ internal sealed class BitSlicedCounts
             for (var plane = 0; plane < top; plane++)
             {
                 var at = (nuint)((plane * words) + word);
-                var added = plane < bits ? Vector.LoadUnsafe(ref unitPlanes, at) : Vector<ulong>.Zero;
-                (var sum, carry) = FullAdd(Vector.LoadUnsafe(ref planes, at), added, carry);
+                var addend = plane < bits ? Vector.LoadUnsafe(ref added, at) : Vector<ulong>.Zero;
+                (var sum, carry) = FullAdd(Vector.LoadUnsafe(ref planes, at), addend, carry);
                 Vector.StoreUnsafe(sum, ref planes, at);
                 if (plane >= bits && carry == Vector<ulong>.Zero)
                 {

@@ -53,6 +53,15 @@ public sealed class SalesByDay
     [ThreadStatic]
     private static DayState[]? _states;
 
+    /// <summary>Scratch of a ranking of a store's items: the states of the range's days, let go after each use.</summary>
+    [ThreadStatic]
+    private static DayState[]? _rangeStates;
+
+    /// <summary>Scratch of a ranking of a store's items: the blocks of the range's days, which of their days it holds,
+    /// and whether their totals were added.</summary>
+    [ThreadStatic]
+    private static List<(SealedBlock Block, uint Days, bool Added)>? _rangeBlocks;
+
     private Dictionary<int, DaySales> _dayByNumber = [];
     private DaySales[] _days = [];
     private DaySales? _lastDay;
@@ -230,16 +239,63 @@ public sealed class SalesByDay
         var ranking = new RangeRanking(best);
         var counts = _counts ??= new BitSlicedCounts();
         counts.Start(SealedDay.BitmapWords(Items.Count));
+
+        // Each day's state taken once; a block all of whose days are in the range, still its, is added from its
+        // store's totals, once, in place of those days' cells.
+        var states = _rangeStates is { } held && held.Length >= end - first ? held : _rangeStates = new DayState[Math.Max(end - first, DaysPerBlock)];
+        var blocks = _rangeBlocks ??= [];
         for (var day = first; day < end; day++)
         {
-            var state = days[day].State;
-            state.Sealed?.AddStoreTo(storeId, counts);
+            var state = states[day - first] = days[day].State;
+            if (state.Block is { } block)
+            {
+                var at = IndexOf(blocks, block);
+                if (at < 0)
+                {
+                    blocks.Add((block, 0, Added: false));
+                    at = blocks.Count - 1;
+                }
+
+                blocks[at] = (block, blocks[at].Days | (1u << state.IndexInBlock), Added: false);
+            }
+        }
+
+        for (var day = 0; day < end - first; day++)
+        {
+            var state = states[day];
+            states[day] = null!;
+            if (state.Block is { } block && IndexOf(blocks, block) is var at && blocks[at].Days == block.AllDays)
+            {
+                if (blocks[at].Added is false)
+                {
+                    block.AddStoreTo(storeId, counts);
+                    blocks[at] = (block, blocks[at].Days, Added: true);
+                }
+            }
+            else
+            {
+                state.Sealed?.AddStoreTo(storeId, counts);
+            }
+
             state.TableOf(storeId)?.AddTo(counts);
         }
 
+        blocks.Clear();
         counts.OfferTop(ref ranking, best.Length, Items.First);
         counts.Clear();
         return ranking.Count;
+
+        // A range's days of one block mostly follow each other: the last block seen is the likeliest.
+        static int IndexOf(List<(SealedBlock Block, uint Days, bool Added)> blocks, SealedBlock block)
+        {
+            var at = blocks.Count - 1;
+            while (at >= 0 && blocks[at].Block != block)
+            {
+                at--;
+            }
+
+            return at;
+        }
     }
 
     /// <summary>Writes the stores that sold the most of <paramref name="itemId"/> from <paramref name="from"/> to

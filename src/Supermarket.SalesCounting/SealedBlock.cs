@@ -24,20 +24,31 @@ internal sealed class SealedBlock
     /// <summary>A store's nibble that says its units are in the list after the nibbles.</summary>
     private const int InList = 15;
 
+    /// <summary>A store's totals held as planes count up to this, the units beyond it in the store's list.</summary>
+    private const int PlanesHold = (1 << StorePlanes) - 1;
+
+    /// <summary>The bits of a store's totals held bit-sliced (<see cref="BitSlicedCounts"/>'s planes).</summary>
+    private const int StorePlanes = 4;
+    private const int NoPlanes = -1;
+
     private readonly byte[] _cells;
     private readonly int[] _itemStarts;
     private readonly ulong[] _nibbles;
     private readonly SealedDay[] _days;
     private readonly int _maxStores;
+    private readonly StoreTotals _stores;
 
-    private SealedBlock(byte[] cells, int[] itemStarts, ulong[] nibbles, SealedDay[] days, int maxStores) =>
-        (_cells, _itemStarts, _nibbles, _days, _maxStores) = (cells, itemStarts, nibbles, days, maxStores);
+    private SealedBlock(byte[] cells, int[] itemStarts, ulong[] nibbles, SealedDay[] days, int maxStores, StoreTotals stores) =>
+        (_cells, _itemStarts, _nibbles, _days, _maxStores, _stores) = (cells, itemStarts, nibbles, days, maxStores, stores);
 
     /// <summary>How many days it holds.</summary>
     public int Days => _days.Length;
 
     /// <summary>The memory this one holds, but for its days' cells by store (the days count those).</summary>
-    public long Bytes => (4 * 24) + 48 + _cells.Length + ((long)_itemStarts.Length * sizeof(int)) + ((long)_nibbles.Length * sizeof(ulong));
+    public long Bytes => (4 * 24) + 56 + _cells.Length + ((long)_itemStarts.Length * sizeof(int)) + ((long)_nibbles.Length * sizeof(ulong)) + _stores.Bytes;
+
+    /// <summary>Every day of the block, as a mask of their indexes.</summary>
+    public uint AllDays => Days == MaxDays ? uint.MaxValue : (1u << Days) - 1;
 
     /// <summary>Day <paramref name="index"/>'s cells by store, as packed (no lists by item).</summary>
     public SealedDay Day(int index) => _days[index];
@@ -98,7 +109,7 @@ internal sealed class SealedBlock
         }
 
         itemStarts[keys + 1] = cells.Length;
-        return new SealedBlock(cells.ToArray(), itemStarts, nibbles, [.. days.Select(day => day.WithoutItemLists())], maxStores);
+        return new SealedBlock(cells.ToArray(), itemStarts, nibbles, [.. days.Select(day => day.WithoutItemLists())], maxStores, StoreTotals.Pack(keys, maxStores, days));
     }
 
     /// <summary>Writes the block as it is held, its days' cells by store with it, for <see cref="ReadHeld"/>.</summary>
@@ -113,6 +124,7 @@ internal sealed class SealedBlock
         HeldArrays.Write(writer, _cells);
         HeldArrays.Write(writer, _itemStarts);
         HeldArrays.Write(writer, _nibbles);
+        _stores.WriteHeld(writer);
     }
 
     /// <summary>Reads what <see cref="WriteHeld"/> wrote for keys 1 to <paramref name="keys"/> at stores 1 to
@@ -138,7 +150,7 @@ internal sealed class SealedBlock
             Require((nibbles[key >> 6] & (1UL << key)) == 0 || itemStarts[key + 1] - itemStarts[key] >= (maxStores + 1) >> 1, "an item's nibbles");
         }
 
-        return new SealedBlock(cells, itemStarts, nibbles, days, maxStores);
+        return new SealedBlock(cells, itemStarts, nibbles, days, maxStores, StoreTotals.ReadHeld(arrays, keys, maxStores));
     }
 
     private static void Require(bool holds, string what)
@@ -165,7 +177,7 @@ internal sealed class SealedBlock
     /// <paramref name="days"/> (bit i: day i) to <paramref name="storeSums"/> (indexed by store id less one).</summary>
     public void AddItemTo(int key, uint days, long[] storeSums)
     {
-        var all = Days == MaxDays ? uint.MaxValue : (1u << Days) - 1;
+        var all = AllDays;
         days &= all;
         var held = BitOperations.PopCount(days);
         if (held * 2 <= Days && days != all)
@@ -184,6 +196,10 @@ internal sealed class SealedBlock
             _days[BitOperations.TrailingZeroCount(left)].AddItemOfEachStoreTo(key, -1, storeSums);
         }
     }
+
+    /// <summary>Adds the units of each item at <paramref name="storeId"/> over all the block's days to
+    /// <paramref name="counts"/>: the planes of its totals at once, then the units listed.</summary>
+    public void AddStoreTo(int storeId, BitSlicedCounts counts) => _stores.AddTo(storeId, counts);
 
     private void AddTotalsTo(int key, long[] storeSums)
     {
@@ -204,6 +220,122 @@ internal sealed class SealedBlock
         while (reader.Next(out var store, out var units))
         {
             storeSums[store - 1] += units;
+        }
+    }
+    /// <summary>
+    /// Each store's units of each item over the block's days, so a range holding every day of the block adds a store's
+    /// totals once instead of each day's bitmap and units beyond the first: for a store that sold at least one item in
+    /// eight over the block, <see cref="StorePlanes"/> bit-sliced planes counting up to <see cref="PlanesHold"/> and a
+    /// list of the units beyond; for another, a list of every item it sold (<see cref="SealedDay"/>'s cell code).
+    /// </summary>
+    private sealed class StoreTotals(int[] planesOfStore, ulong[] planes, int[] listStarts, byte[] lists)
+    {
+        public long Bytes => (4 * 24) + 32 + planes.LongLength * sizeof(ulong) + lists.Length + (((long)planesOfStore.Length + listStarts.Length) * sizeof(int));
+
+        public static StoreTotals Pack(int keys, int maxStores, IReadOnlyList<SealedDay> days)
+        {
+            var bitmapWords = SealedDay.BitmapWords(keys);
+            var planesOfStore = new int[maxStores];
+            var planes = new List<ulong[]>();
+            var listStarts = new int[maxStores + 1];
+            var lists = new SealedDay.CellWriter(1 << 12);
+            var totals = new SumUnits { Units = new long[keys + 1] };
+            for (var store = 1; store <= maxStores; store++)
+            {
+                foreach (var day in days)
+                {
+                    day.ForEachInStore(store, ref totals);
+                }
+
+                var sold = 0;
+                for (var key = 1; key <= keys; key++)
+                {
+                    sold += totals.Units[key] > 0 ? 1 : 0;
+                }
+
+                // Dense: planes up to what they hold, the units beyond listed; else every item listed.
+                var listedBeyond = 0L;
+                planesOfStore[store - 1] = NoPlanes;
+                if (sold > 0 && (long)sold * 8 >= keys)
+                {
+                    var storePlanes = new ulong[StorePlanes * bitmapWords];
+                    for (var key = 1; key <= keys; key++)
+                    {
+                        for (var held = Math.Min(totals.Units[key], PlanesHold); held != 0; held &= held - 1)
+                        {
+                            storePlanes[(System.Numerics.BitOperations.TrailingZeroCount(held) * bitmapWords) + (key >> 6)] |= 1UL << key;
+                        }
+                    }
+
+                    planesOfStore[store - 1] = planes.Count * StorePlanes * bitmapWords;
+                    planes.Add(storePlanes);
+                    listedBeyond = PlanesHold;
+                }
+
+                var previous = 0;
+                for (var key = 1; key <= keys; key++)
+                {
+                    if (totals.Units[key] > listedBeyond)
+                    {
+                        lists.Write(key - previous, totals.Units[key] - listedBeyond);
+                        previous = key;
+                    }
+                }
+
+                listStarts[store] = lists.Length;
+                Array.Clear(totals.Units);
+            }
+
+            return new StoreTotals(planesOfStore, [.. planes.SelectMany(storePlanes => storePlanes)], listStarts, lists.ToArray());
+        }
+
+        public void AddTo(int storeId, BitSlicedCounts counts)
+        {
+            if (planesOfStore[storeId - 1] is var at and not NoPlanes)
+            {
+                counts.Add(planes, at, StorePlanes);
+            }
+
+            var reader = new SealedDay.CellReader(lists, listStarts[storeId - 1], listStarts[storeId]);
+            while (reader.Next(out var key, out var units))
+            {
+                counts.Add(key, units);
+            }
+        }
+
+        public void WriteHeld(BinaryWriter writer)
+        {
+            HeldArrays.Write(writer, planesOfStore);
+            HeldArrays.Write(writer, planes);
+            HeldArrays.Write(writer, listStarts);
+            HeldArrays.Write(writer, lists);
+        }
+
+        public static StoreTotals ReadHeld(HeldArrays arrays, int keys, int maxStores)
+        {
+            var (planesOfStore, planes) = (arrays.Read<int>(), arrays.Read<ulong>());
+            var (listStarts, lists) = (arrays.Read<int>(), arrays.Read<byte>());
+            var bitmapWords = SealedDay.BitmapWords(keys);
+            var storeWords = StorePlanes * bitmapWords;
+            Require(planesOfStore.Length == maxStores && planes.Length % storeWords == 0 && listStarts.Length == maxStores + 1 && SealedDay.Ascending(listStarts, lists.Length), "a store's totals");
+            foreach (var at in planesOfStore)
+            {
+                Require(at == NoPlanes || (at >= 0 && at % storeWords == 0 && at <= planes.Length - storeWords), "a store's planes");
+                for (var plane = 0; at != NoPlanes && plane < StorePlanes; plane++)
+                {
+                    Require(SealedDay.OnlyKeys(planes.AsSpan(at + (plane * bitmapWords), bitmapWords), keys), "a key out of range");
+                }
+            }
+
+            return new StoreTotals(planesOfStore, planes, listStarts, lists);
+        }
+
+        /// <summary>Adds up each key's units.</summary>
+        private struct SumUnits : IItemUnitsVisitor
+        {
+            public long[] Units;
+
+            public readonly void Visit(int key, long units) => Units[key] += units;
         }
     }
 }

@@ -213,7 +213,7 @@ internal sealed class SealedDay
             if (isBitmap[store - 1])
             {
                 var bits = bitmaps.AsSpan(bitmap++ * bitmapWords, bitmapWords);
-                Require((bits[0] & 1) == 0 && bits[(keys + 1) >> 6] >> ((keys + 1) & 63) == 0 && !bits[(((keys + 1) >> 6) + 1)..].ContainsAnyExcept(0UL), "a key out of range");
+                Require(OnlyKeys(bits, keys), "a key out of range");
                 ForEachKey(bits, storeKeys, storeUnits);
                 var cell = 0;
                 while (at < end)
@@ -319,9 +319,7 @@ internal sealed class SealedDay
         foreach (var bitmap in bitmapOfStore)
         {
             Require(bitmap == NoBitmap || (bitmap >= 0 && bitmap % bitmapWords == 0 && bitmap <= bitmaps.Length - bitmapWords), "a bitmap's start");
-            // Past the last key every bit is zero, or a ranking would count an item beyond this shard's.
-            Require(bitmap == NoBitmap || (bitmaps[bitmap] & 1) == 0 && bitmaps[bitmap + ((keys + 1) >> 6)] >> ((keys + 1) & 63) == 0
-                && !bitmaps.AsSpan(bitmap + ((keys + 1) >> 6) + 1, bitmapWords - ((keys + 1) >> 6) - 1).ContainsAnyExcept(0UL), "a key out of range");
+            Require(bitmap == NoBitmap || OnlyKeys(bitmaps.AsSpan(bitmap, bitmapWords), keys), "a key out of range");
         }
 
         var markStarts = arrays.Read<int>();
@@ -340,6 +338,11 @@ internal sealed class SealedDay
         Require(itemStarts.Length == 0 ? byItem.Length == 0 : itemStarts.Length == keys + 2 && Ascending(itemStarts, byItem.Length), "an item's start");
         return new SealedDay(byStore, storeStarts, bitmapOfStore, bitmaps, bitmapWords, marks, markStarts, byItem, itemStarts, cells);
     }
+
+    /// <summary>Whether a bitmap of <see cref="BitmapWords"/>(<paramref name="keys"/>) words holds keys 1 to
+    /// <paramref name="keys"/> alone: a bit elsewhere would rank an item beyond this shard's.</summary>
+    internal static bool OnlyKeys(ReadOnlySpan<ulong> bits, int keys) =>
+        (bits[0] & 1) == 0 && bits[(keys + 1) >> 6] >> ((keys + 1) & 63) == 0 && !bits[(((keys + 1) >> 6) + 1)..].ContainsAnyExcept(0UL);
 
     /// <summary>Whether <paramref name="starts"/> begins at 0, never goes down and ends at <paramref name="end"/>.</summary>
     internal static bool Ascending(int[] starts, int end)

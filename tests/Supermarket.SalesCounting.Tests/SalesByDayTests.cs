@@ -482,6 +482,9 @@ public sealed class SalesByDayTests
                 }
             }
 
+            // More over a block than a store's totals hold in their planes (15).
+            lines.Add(new SaleLine(3, 7, 1_000, Day(day)));
+
             // Packed day by day, so blocks form as days come and the oldest fall out of a block.
             foreach (var sales in new[] { inTables, inBlocks, dayApiece })
             {
