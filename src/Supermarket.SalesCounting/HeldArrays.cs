@@ -12,6 +12,9 @@ internal sealed class HeldArrays(BinaryReader reader, long bytesLeft)
 {
     public BinaryReader Reader => reader;
 
+    /// <summary>Whether <paramref name="count"/> items of <paramref name="size"/> bytes each fit in what is left.</summary>
+    public bool Fits(long count, int size) => count >= 0 && count <= bytesLeft / size;
+
     public static void Write<T>(BinaryWriter writer, T[] array)
         where T : unmanaged
     {

@@ -4,34 +4,51 @@ using System.Runtime.CompilerServices;
 namespace Supermarket.SalesCounting;
 
 /// <summary>
-/// The packed days and blocks of <see cref="SalesByDay"/>, each in a file of its own in one folder, written once: they
-/// never change, so a file of the days (<see cref="SalesByDaySnapshot.WriteTo(Stream, PackedFiles)"/>) names those
-/// written before and writes only those packed since, and reading it back takes each as it is held.
+/// The packed days and blocks of <see cref="SalesByDay"/>, each in a file of its own, written once: they never change,
+/// so a file of the days (<see cref="SalesByDaySnapshot.WriteTo(Stream, PackedFiles)"/>) names those written before
+/// and writes only those packed since, and reading it back takes each as it is held.
 /// </summary>
 /// <remarks>
-/// A file is written under a name of its own, flushed to disk and renamed into place before any file of the days names
-/// it, so a file named is whole; its XXH3 checksum is checked as it is read back. A file that is missing or damaged
-/// makes the days' file unreadable, which costs its reader what any damaged file costs: a rebuild, never a wrong count.
+/// <para>Each process writes into a folder of its own under <see cref="Directory"/> (replicas of a shard share one
+/// checkpoint folder), so it deletes only what it wrote: after each save, its files the save no longer names. A folder
+/// no file was written into for <see cref="AbandonedAfter"/> is taken for one whose process is gone (restarted, or a
+/// crash): its files that no checkpoint of this process names are deleted, at a start and after each save.</para>
+/// <para>A file is written under a name of its own, flushed to disk and renamed into place before any file of the days
+/// names it, so a file named is whole; its XXH3 checksum is checked as it is read back. A file that is missing or
+/// damaged makes the days' file unreadable, which costs its reader what any damaged file costs: a rebuild, never a
+/// wrong count.</para>
 /// </remarks>
 public sealed class PackedFiles
 {
+    /// <summary>How long a folder of packed files goes without a new file before its process is taken for gone.</summary>
+    public static readonly TimeSpan AbandonedAfter = TimeSpan.FromDays(1);
+
+    // 1: the block's store totals after its item totals.
     private const int Magic = 0x4B504253; // "SBPK"
+    private const int Version = 1;
     private const string Extension = ".packed";
     private const string TemporaryExtension = ".packed.tmp";
+
+    /// <summary>This process's folder under <see cref="Directory"/>.</summary>
+    private readonly string _own = Guid.NewGuid().ToString("N");
 
     /// <summary>The name of each day or block this process wrote or read, while it is held.</summary>
     private readonly ConditionalWeakTable<object, string> _names = new();
 
-    /// <summary>The files this process wrote or read, which only it deletes once no file of the days it wrote names them.</summary>
-    private readonly HashSet<string> _known = [];
+    /// <summary>The files this process wrote, which it deletes once a save no longer names them.</summary>
+    private readonly HashSet<string> _written = [];
+
+    /// <summary>The files this process read: what the checkpoint it started from names.</summary>
+    private readonly HashSet<string> _read = [];
     private readonly Lock _lock = new();
 
     public PackedFiles(string directory) => Directory = directory;
 
-    /// <summary>The folder the files are in.</summary>
+    /// <summary>The folder the files are in, a folder a process.</summary>
     public string Directory { get; }
 
-    /// <summary>The name of <paramref name="packed"/>'s file, written by <paramref name="write"/> first if it has none.</summary>
+    /// <summary>The name of <paramref name="packed"/>'s file (its process's folder and its own), written by
+    /// <paramref name="write"/> first if it has none.</summary>
     internal string NameOf(object packed, Action<BinaryWriter> write)
     {
         lock (_lock)
@@ -42,12 +59,12 @@ public sealed class PackedFiles
             }
         }
 
-        var name = $"{Guid.NewGuid():N}{Extension}";
+        var name = $"{_own}/{Guid.NewGuid():N}{Extension}";
         Write(name, write);
         lock (_lock)
         {
             _names.AddOrUpdate(packed, name);
-            _known.Add(name);
+            _written.Add(name);
         }
 
         return name;
@@ -59,7 +76,7 @@ public sealed class PackedFiles
     internal T Read<T>(string name, Func<HeldArrays, T> read)
         where T : class
     {
-        if (Path.GetFileName(name) != name || !name.EndsWith(Extension, StringComparison.Ordinal))
+        if (name.Split('/') is not [var folder, var file] || !IsHex(folder) || !file.EndsWith(Extension, StringComparison.Ordinal) || !IsHex(file[..^Extension.Length]))
         {
             throw new InvalidDataException($"Sales by day cannot be loaded: {name} is not a packed file's name.");
         }
@@ -67,15 +84,12 @@ public sealed class PackedFiles
         T packed;
         try
         {
-            using var file = new FileStream(PathOf(name), FileMode.Open, FileAccess.Read, FileShare.Read | FileShare.Delete, 1 << 16);
-            Span<byte> number = stackalloc byte[sizeof(ulong)];
-            file.ReadExactly(number[..sizeof(int)]);
-            Require(BinaryPrimitives.ReadInt32LittleEndian(number) == Magic && file.Length >= sizeof(int) + sizeof(ulong), name);
-            var checksummed = ChecksummedStream.Reading(file, file.Length - sizeof(int) - sizeof(ulong));
+            using var stream = new FileStream(PathOf(name), FileMode.Open, FileAccess.Read, FileShare.Read | FileShare.Delete, 1 << 16);
+            var reader = new BinaryReader(stream);
+            Require(stream.Length >= (2 * sizeof(int)) + sizeof(ulong) && reader.ReadInt32() == Magic && reader.ReadInt32() == Version, name);
+            var checksummed = ChecksummedStream.Reading(stream, stream.Length - (2 * sizeof(int)) - sizeof(ulong));
             packed = read(new HeldArrays(new BinaryReader(checksummed), checksummed.Remaining));
-            Require(checksummed.Remaining == 0, name);
-            file.ReadExactly(number);
-            Require(BinaryPrimitives.ReadUInt64LittleEndian(number) == checksummed.Checksum, name);
+            Require(checksummed.Remaining == 0 && reader.ReadUInt64() == checksummed.Checksum, name);
         }
         catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
         {
@@ -85,70 +99,109 @@ public sealed class PackedFiles
         lock (_lock)
         {
             _names.AddOrUpdate(packed, name);
-            _known.Add(name);
+            _read.Add(name);
         }
 
         return packed;
     }
 
-    /// <summary>Deletes the files this process wrote or read that <paramref name="named"/> (what the file of the days
-    /// just saved names) leaves out.</summary>
-    public void DeleteAllBut(IReadOnlySet<string> named) => Delete(name => !named.Contains(name) && Forget(name));
-
-    /// <summary>Deletes every file this process neither wrote nor read: at a start, once the checkpoint is read, what a
-    /// crash or an older process left behind.</summary>
-    public void DeleteUnknown() => Delete(IsUnknown);
-
-    private bool IsUnknown(string name)
+    /// <summary>Deletes this process's files that <paramref name="named"/> (what the file of the days just saved
+    /// names) leaves out, and the files it leaves out in folders abandoned.</summary>
+    public void DeleteAllBut(IReadOnlySet<string> named)
     {
+        string[] unnamed;
         lock (_lock)
         {
-            return !_known.Contains(name);
+            unnamed = [.. _written.Where(name => !named.Contains(name))];
+            _written.ExceptWith(unnamed);
         }
+
+        foreach (var name in unnamed)
+        {
+            Delete(PathOf(name));
+        }
+
+        DeleteAbandoned(named);
     }
 
-    private bool Forget(string name)
+    /// <summary>At a start, once the checkpoint is read: deletes the files of folders abandoned that it did not name
+    /// (what a process gone left behind: a restart's, a crash's).</summary>
+    public void DeleteAbandoned()
     {
+        HashSet<string> read;
         lock (_lock)
         {
-            return _known.Remove(name);
+            read = [.. _read];
         }
+
+        DeleteAbandoned(read);
     }
 
-    private void Delete(Func<string, bool> deleted)
+    private void DeleteAbandoned(IReadOnlySet<string> named)
     {
         if (!System.IO.Directory.Exists(Directory))
         {
             return;
         }
 
-        foreach (var path in System.IO.Directory.EnumerateFiles(Directory))
+        foreach (var folder in System.IO.Directory.EnumerateDirectories(Directory))
         {
-            var name = Path.GetFileName(path);
-            if ((name.EndsWith(Extension, StringComparison.Ordinal) || name.EndsWith(TemporaryExtension, StringComparison.Ordinal)) && deleted(name))
+            var files = new DirectoryInfo(folder).GetFiles();
+            if (Path.GetFileName(folder) == _own || files.Any(file => DateTime.UtcNow - file.LastWriteTimeUtc < AbandonedAfter))
+            {
+                continue;
+            }
+
+            var left = files.Length;
+            foreach (var file in files)
+            {
+                if (!named.Contains($"{Path.GetFileName(folder)}/{file.Name}"))
+                {
+                    Delete(file.FullName);
+                    left--;
+                }
+            }
+
+            if (left == 0)
             {
                 try
                 {
-                    File.Delete(path);
+                    System.IO.Directory.Delete(folder);
                 }
                 catch (IOException)
                 {
-                    // Left for a later save's or start's deletion.
+                    // A file came into it since: left for a later deletion.
                 }
             }
         }
     }
 
+    private static void Delete(string path)
+    {
+        try
+        {
+            File.Delete(path);
+        }
+        catch (IOException)
+        {
+            // Left for a later deletion.
+        }
+    }
+
+    private static bool IsHex(string text) => text.Length == 32 && text.All(char.IsAsciiHexDigitLower);
+
     private void Write(string name, Action<BinaryWriter> write)
     {
-        System.IO.Directory.CreateDirectory(Directory);
-        var temporary = PathOf($"{Path.GetFileNameWithoutExtension(name)}{TemporaryExtension}");
+        System.IO.Directory.CreateDirectory(Path.Combine(Directory, _own));
+        var temporary = PathOf($"{name[..^Extension.Length]}{TemporaryExtension}");
         try
         {
             using (var stored = File.Create(temporary))
             {
                 Span<byte> number = stackalloc byte[sizeof(ulong)];
                 BinaryPrimitives.WriteInt32LittleEndian(number, Magic);
+                stored.Write(number[..sizeof(int)]);
+                BinaryPrimitives.WriteInt32LittleEndian(number, Version);
                 stored.Write(number[..sizeof(int)]);
                 var checksummed = ChecksummedStream.Writing(stored);
                 using (var writer = new BinaryWriter(new BufferedStream(checksummed, 1 << 16), System.Text.Encoding.UTF8, leaveOpen: true))

@@ -16,11 +16,12 @@ namespace Supermarket.SalesCounting;
 /// 100,000 items a day), not items × stores × days. Lines are recorded into a table per store and day
 /// (<see cref="StoreDaySales"/>); once the tables hold more than <see cref="UnsealedBytesLimit"/>, the days are packed
 /// (<see cref="SealedDay"/>: about two bytes a cell, by store and by item) and later lines of a packed day go to new
-/// tables beside it. "Top items at a store" adds the store's bitmaps of the range up a vector of items at a time
-/// (<see cref="BitSlicedCounts"/>), and its other units one by one; "top stores for an item" adds the item's list of
-/// each of the latest days up, and packed days older than a block's worth give their lists up to blocks of
-/// <see cref="DaysPerBlock"/> days (<see cref="SealedBlock"/>) holding each item's totals over the block, so a year's
-/// question reads a dozen totals, not 365 lists, and an old day keeps little more than its cells by store.</para>
+/// tables beside it. Packed days older than a block's worth give their lists up to blocks of <see cref="DaysPerBlock"/>
+/// days (<see cref="SealedBlock"/>) holding each item's and each store's totals over the block, so a year's question
+/// reads a dozen totals, not 365 days, and an old day keeps little more than its cells by store. "Top items at a store"
+/// adds the store's totals of each block the range holds whole and the bitmaps of its other days up a vector of items
+/// at a time (<see cref="BitSlicedCounts"/>), their other units one by one; "top stores for an item" adds the item's
+/// list of each of the latest days, each whole block's totals, and a block's days at the range's edge.</para>
 /// <para>Days kept are days with sales: a new day beyond <see cref="DaysKept"/> pushes the oldest out if it is later,
 /// and is left out if it is older. What is kept depends on the sequence of lines alone, so replicas following the same
 /// ledger keep the same days.</para>
@@ -133,7 +134,7 @@ public sealed class SalesByDay
         }
     }
 
-    /// <summary>The memory held: the tables of every day kept.</summary>
+    /// <summary>The memory held: every day kept, packed or in tables, and their blocks.</summary>
     public long Bytes => Volatile.Read(ref _bytes);
 
     /// <summary>
@@ -242,8 +243,10 @@ public sealed class SalesByDay
 
         // Each day's state taken once; a block all of whose days are in the range, still its, is added from its
         // store's totals, once, in place of those days' cells.
-        var states = _rangeStates is { } held && held.Length >= end - first ? held : _rangeStates = new DayState[Math.Max(end - first, DaysPerBlock)];
+        var states = _rangeStates is { } held && held.Length >= end - first ? held : _rangeStates = new DayState[Math.Max(end - first, DaysKept)];
         var blocks = _rangeBlocks ??= [];
+        // Left as it was by a ranking that failed halfway, if one did.
+        blocks.Clear();
         for (var day = first; day < end; day++)
         {
             var state = states[day - first] = days[day].State;
@@ -474,7 +477,7 @@ public sealed class SalesByDay
 
     private void Read(Stream source, PackedFiles? files)
     {
-        // What the file can hold at most, which no array read from it may pass.
+        // What the file has left, which no array read from it may pass (unbounded on a stream of unknown length).
         var bytesLeft = source.CanSeek ? source.Length - source.Position : source is ChecksummedStream { Remaining: var remaining } ? remaining : long.MaxValue;
         // Not disposed: that would close the caller's stream.
         var buffered = new BufferedStream(source, 1 << 16);
@@ -517,7 +520,8 @@ public sealed class SalesByDay
     {
         var reader = arrays.Reader;
         var blockCount = reader.ReadInt32();
-        Require(blockCount >= 0 && blockCount <= dayCount, "more blocks than days");
+        // A block takes more than four bytes of the file: no count a damaged file holds allocates gigabytes.
+        Require(blockCount <= dayCount && arrays.Fits(blockCount, sizeof(int)), "more blocks than days");
         var blocks = new SealedBlock[blockCount];
         for (var b = 0; b < blocks.Length; b++)
         {

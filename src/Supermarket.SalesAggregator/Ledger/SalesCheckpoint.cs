@@ -19,11 +19,11 @@ namespace Supermarket.SalesAggregator.Ledger;
 /// A checksum covers the header and every counter, so a file damaged in any way is discarded rather than loaded; a
 /// discarded checkpoint costs a rebuild from the ledger, never a wrong count and never a failed start. Each save writes
 /// a temporary file of its own, flushes it to disk and renames it over the previous checkpoint: a crash at any point
-/// leaves one whole checkpoint, and two aggregators sharing the folder (a rolling restart on a file share) each
-/// replace it whole. The packed days and blocks are files of their own (<see cref="PackedDays"/>), each written once
-/// before a checkpoint names it, so a save writes the matrix, the days' lines since they were packed, and only what was
-/// packed since the last save; a file that went missing (a second aggregator's start sweeps the files its checkpoint
-/// did not name) costs a rebuild like any damage (docs/architecture.md, "Sales over a range of days").
+/// leaves one whole checkpoint, and two aggregators sharing the folder (a shard's replicas, a rolling restart) each
+/// replace it whole. The packed days and blocks are files of their own (<see cref="PackedDays"/>, a folder a process),
+/// each written once before a checkpoint names it, so a save writes the matrix, the days' lines since they were packed,
+/// and only what was packed since the last save; a file missing or damaged costs a rebuild like any damage
+/// (docs/architecture.md, "Sales over a range of days").
 /// </remarks>
 public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOptions<SalesShardOptions> shards, ILogger<SalesCheckpoint> logger)
 {
@@ -80,9 +80,9 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
         return null;
     }
 
-    /// <summary>Deletes the files of packed days that the checkpoint read at the start did not name (what a crash
-    /// left), once that checkpoint is read.</summary>
-    private void DeleteUnnamedDays() => PackedDays.DeleteUnknown();
+    /// <summary>Deletes the files of packed days that a process gone left and the checkpoint read at the start did
+    /// not name, once that checkpoint is read.</summary>
+    private void DeleteUnnamedDays() => PackedDays.DeleteAbandoned();
 
     private LoadedCheckpoint? Load(Guid ledgerId, SalesMatrix matrix, SalesByDay days)
     {

@@ -107,18 +107,17 @@ public sealed class SalesCheckpointTests : IDisposable
         days.RecordSales(Lines(firstDay: 0, dayCount: 8, seed: 1));
         days.Seal();
         Save(days);
-        var file = PackedFiles().Keys.Order().First();
-        var path = Path.Combine(_checkpoint.PackedDays.Directory, file);
+        var path = Path.Combine(_checkpoint.PackedDays.Directory, PackedFiles().Keys.Order().First());
         var bytes = File.ReadAllBytes(path);
 
         bytes[bytes.Length / 2] ^= 0x20;
         File.WriteAllBytes(path, bytes);
         AssertDiscarded();
 
-        // The start that discarded it deleted the files it had not read; the next save writes them again.
-        Save(days);
+        bytes[bytes.Length / 2] ^= 0x20;
+        File.WriteAllBytes(path, bytes);
         AssertLoadsBack(days);
-        File.Delete(Path.Combine(_checkpoint.PackedDays.Directory, PackedFiles().Keys.Order().Last()));
+        File.Delete(path);
         AssertDiscarded();
 
         void AssertDiscarded()
@@ -129,30 +128,43 @@ public sealed class SalesCheckpointTests : IDisposable
         }
     }
 
-    /// <summary>What a crash left in the folder of packed days (a file no checkpoint names, one half written) is deleted
-    /// at the next start; what the checkpoint names stays.</summary>
+    /// <summary>Each process writes packed days into a folder of its own. A start deletes, in the folders no file was
+    /// written into for a day (a process gone), the files its checkpoint does not name; what it names stays, and so do
+    /// the files of a folder written into lately (a replica's, alive).</summary>
     [Fact]
-    public void A_start_deletes_the_packed_files_its_checkpoint_does_not_name()
+    public void A_start_deletes_what_a_process_gone_left_and_its_checkpoint_does_not_name()
     {
         var days = DaysInBlocksOfTwo();
         days.RecordSales(Lines(firstDay: 0, dayCount: 8, seed: 1));
         days.Seal();
         Save(days);
         var named = PackedFiles().Keys.Order().ToArray();
-        var folder = _checkpoint.PackedDays.Directory;
-        File.WriteAllBytes(Path.Combine(folder, "0123456789abcdef0123456789abcdef.packed"), [1, 2, 3]);
-        File.WriteAllBytes(Path.Combine(folder, "fedcba9876543210fedcba9876543210.packed.tmp"), [1, 2]);
+        var gone = Path.GetDirectoryName(Path.Combine(_checkpoint.PackedDays.Directory, named[0]))!;
+        var crashed = Path.Combine(_checkpoint.PackedDays.Directory, "0123456789abcdef0123456789abcdef");
+        var alive = Path.Combine(_checkpoint.PackedDays.Directory, "fedcba9876543210fedcba9876543210");
+        File.WriteAllBytes(Path.Combine(gone, "00000000000000000000000000000001.packed"), [1, 2, 3]);
+        Directory.CreateDirectory(crashed);
+        File.WriteAllBytes(Path.Combine(crashed, "00000000000000000000000000000002.packed"), [1, 2, 3]);
+        File.WriteAllBytes(Path.Combine(crashed, "00000000000000000000000000000003.packed.tmp"), [1, 2]);
+        Directory.CreateDirectory(alive);
+        File.WriteAllBytes(Path.Combine(alive, "00000000000000000000000000000004.packed"), [1, 2, 3]);
+        foreach (var file in Directory.GetFiles(gone).Concat(Directory.GetFiles(crashed)))
+        {
+            File.SetLastWriteTimeUtc(file, DateTime.UtcNow - Supermarket.SalesCounting.PackedFiles.AbandonedAfter - TimeSpan.FromMinutes(1));
+        }
 
         Assert.NotNull(Checkpoint().TryLoad(Ledger, new SalesMatrix(50, 8, new ItemRange(1, 50)), DaysInBlocksOfTwo()));
 
-        Assert.Equal(named, Directory.GetFiles(folder).Select(Path.GetFileName).Order().ToArray());
+        string[] kept = [.. named, "fedcba9876543210fedcba9876543210/00000000000000000000000000000004.packed"];
+        Assert.Equal(kept.Order(), PackedFiles().Keys.Order());
     }
 
     private void Save(SalesByDay days) => _checkpoint.Save(Ledger, Sold(), new SavedSales(days.TakeSnapshot(), UndatedUnits: 0), Counted);
 
     /// <summary>The packed days' files and when each was last written.</summary>
     private Dictionary<string, DateTime> PackedFiles() =>
-        Directory.GetFiles(_checkpoint.PackedDays.Directory).ToDictionary(path => Path.GetFileName(path), File.GetLastWriteTimeUtc);
+        Directory.GetFiles(_checkpoint.PackedDays.Directory, "*", SearchOption.AllDirectories)
+            .ToDictionary(path => Path.GetRelativePath(_checkpoint.PackedDays.Directory, path), File.GetLastWriteTimeUtc);
 
     /// <summary>Loads the checkpoint into new days, by another aggregator's checkpoint of the same folder, and checks
     /// they hold what <paramref name="days"/> holds.</summary>
