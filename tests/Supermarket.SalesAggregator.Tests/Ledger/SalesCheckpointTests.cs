@@ -65,10 +65,7 @@ public sealed class SalesCheckpointTests : IDisposable
     [Fact]
     public void A_save_writes_only_the_days_packed_since_the_last_and_loads_back_exactly()
     {
-        var days = DaysInBlocksOfTwo();
-        days.RecordSales(Lines(firstDay: 0, dayCount: 8, seed: 1));
-        days.Seal();
-        Save(days);
+        var days = EightDaysSaved();
         var first = PackedFiles();
         Assert.InRange(first.Count, 4, 8);
         AssertLoadsBack(days);
@@ -103,10 +100,7 @@ public sealed class SalesCheckpointTests : IDisposable
     [Fact]
     public void A_checkpoint_whose_packed_day_is_missing_or_damaged_is_discarded_and_leaves_the_days_empty()
     {
-        var days = DaysInBlocksOfTwo();
-        days.RecordSales(Lines(firstDay: 0, dayCount: 8, seed: 1));
-        days.Seal();
-        Save(days);
+        var days = EightDaysSaved();
         var path = Path.Combine(_checkpoint.PackedDays.Directory, PackedFiles().Keys.Order().First());
         var bytes = File.ReadAllBytes(path);
 
@@ -134,10 +128,7 @@ public sealed class SalesCheckpointTests : IDisposable
     [Fact]
     public void A_start_deletes_what_a_process_gone_left_and_its_checkpoint_does_not_name()
     {
-        var days = DaysInBlocksOfTwo();
-        days.RecordSales(Lines(firstDay: 0, dayCount: 8, seed: 1));
-        days.Seal();
-        Save(days);
+        EightDaysSaved();
         var named = PackedFiles().Keys.Order().ToArray();
         var gone = Path.GetDirectoryName(Path.Combine(_checkpoint.PackedDays.Directory, named[0]))!;
         var crashed = Path.Combine(_checkpoint.PackedDays.Directory, "0123456789abcdef0123456789abcdef");
@@ -157,6 +148,16 @@ public sealed class SalesCheckpointTests : IDisposable
 
         string[] kept = [.. named, "fedcba9876543210fedcba9876543210/00000000000000000000000000000004.packed"];
         Assert.Equal(kept.Order(), PackedFiles().Keys.Order());
+    }
+
+    /// <summary>Eight days packed, six of them in blocks, saved in a checkpoint.</summary>
+    private SalesByDay EightDaysSaved()
+    {
+        var days = DaysInBlocksOfTwo();
+        days.RecordSales(Lines(firstDay: 0, dayCount: 8, seed: 1));
+        days.Seal();
+        Save(days);
+        return days;
     }
 
     private void Save(SalesByDay days) => _checkpoint.Save(Ledger, Sold(), new SavedSales(days.TakeSnapshot(), UndatedUnits: 0), Counted);
