@@ -54,17 +54,18 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
     /// there is no whole checkpoint of this ledger and catalog. Never throws for what the file holds.</summary>
     public LoadedCheckpoint? TryLoad(Guid ledgerId, SalesMatrix matrix, SalesByDay days)
     {
-        if (!File.Exists(_path))
-        {
-            DeleteUnnamedDays();
-            return null;
-        }
+        var loaded = File.Exists(_path) ? LoadOrDiscard(ledgerId, matrix, days) : null;
+        // Once the checkpoint is read: the packed days a process gone left, and it does not name, go.
+        PackedDays.DeleteAbandoned();
+        return loaded;
+    }
 
+    private LoadedCheckpoint? LoadOrDiscard(Guid ledgerId, SalesMatrix matrix, SalesByDay days)
+    {
         try
         {
             if (Load(ledgerId, matrix, days) is { } loaded)
             {
-                DeleteUnnamedDays();
                 return loaded;
             }
         }
@@ -74,15 +75,10 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
             logger.LogWarning(exception, "The checkpoint {Path} could not be read; rebuilding from the whole ledger", _path);
         }
 
-        DeleteUnnamedDays();
         matrix.Clear();
         days.Clear();
         return null;
     }
-
-    /// <summary>Deletes the files of packed days that a process gone left and the checkpoint read at the start did
-    /// not name, once that checkpoint is read.</summary>
-    private void DeleteUnnamedDays() => PackedDays.DeleteAbandoned();
 
     private LoadedCheckpoint? Load(Guid ledgerId, SalesMatrix matrix, SalesByDay days)
     {
