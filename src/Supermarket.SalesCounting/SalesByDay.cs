@@ -309,7 +309,6 @@ public sealed class SalesByDay
         CheckItem(itemId);
         CheckCount(best);
         var (days, first, end) = DaysBetween(from, to);
-        var ranking = new RangeRanking(best);
         var key = itemId - Items.First + 1;
         var sums = _storeSums is { } s && s.Length >= MaxStores ? s : _storeSums = new long[MaxStores];
         // A few days at a time: each day's state is taken once, then where each packed day's (or block's) list of
@@ -392,12 +391,10 @@ public sealed class SalesByDay
         }
 
         block?.AddItemTo(key, blockDays, sums);
-        for (var store = 0; store < MaxStores; store++)
-        {
-            ranking.Offer(store + 1, sums[store]);
-            sums[store] = 0;
-        }
-
+        var storeSums = sums.AsSpan(0, MaxStores);
+        var ranking = new AscendingRanking(best);
+        ranking.OfferInOrder(storeSums, firstId: 1);
+        storeSums.Clear();
         return ranking.Count;
     }
 

@@ -220,7 +220,7 @@ public sealed class SalesMatrix
         CheckStore(storeId);
         CheckCount(best);
         var maxima = new ReadOnlySpan<long>(_tileMax, (storeId - 1) * _tiles, _tiles);
-        var ranking = new Ranking(best);
+        var ranking = new AscendingRanking(best);
         var tile = 0;
         if (Vector.IsHardwareAccelerated)
         {
@@ -251,33 +251,12 @@ public sealed class SalesMatrix
     {
         CheckItem(itemId);
         CheckCount(best);
-        var row = new ReadOnlySpan<long>(_units, CellOf(1, itemId), MaxStores);
-        var ranking = new Ranking(best);
-        var store = 0;
-        if (Vector.IsHardwareAccelerated)
-        {
-            var width = Vector<long>.Count;
-            for (; store <= row.Length - width; store += width)
-            {
-                if (Vector.GreaterThanAny(new Vector<long>(row.Slice(store, width)), new Vector<long>(ranking.Threshold)))
-                {
-                    for (var lane = store; lane < store + width; lane++)
-                    {
-                        ranking.Offer(lane + 1, Volatile.Read(in row[lane]));
-                    }
-                }
-            }
-        }
-
-        for (; store < row.Length; store++)
-        {
-            ranking.Offer(store + 1, Volatile.Read(in row[store]));
-        }
-
+        var ranking = new AscendingRanking(best);
+        ranking.OfferInOrder(new ReadOnlySpan<long>(_units, CellOf(1, itemId), MaxStores), firstId: 1);
         return ranking.Count;
     }
 
-    private void OfferTile(int storeId, int tile, long tileMax, ref Ranking ranking)
+    private void OfferTile(int storeId, int tile, long tileMax, ref AscendingRanking ranking)
     {
         if (tileMax <= ranking.Threshold)
         {
@@ -332,35 +311,6 @@ public sealed class SalesMatrix
         if (best.Length is < 1 or > MaxRankedCount)
         {
             throw new ArgumentOutOfRangeException(nameof(best), best.Length, $"Between 1 and {MaxRankedCount} can be ranked.");
-        }
-    }
-
-    /// <summary>The K best seen so far, kept sorted. Candidates arrive in ascending id order, so a candidate
-    /// that only ties the K-th best loses the tie and is never inserted.</summary>
-    private ref struct Ranking(Span<RankedSales> best)
-    {
-        private readonly Span<RankedSales> _best = best;
-
-        public int Count { get; private set; }
-
-        /// <summary>A candidate must sell more than this to enter; zero until the ranking is full.</summary>
-        public readonly long Threshold => Count < _best.Length ? 0 : _best[^1].Units;
-
-        public void Offer(int id, long units)
-        {
-            if (units <= Threshold)
-            {
-                return;
-            }
-
-            var position = Count < _best.Length ? Count++ : _best.Length - 1;
-            while (position > 0 && _best[position - 1].Units < units)
-            {
-                _best[position] = _best[position - 1];
-                position--;
-            }
-
-            _best[position] = new RankedSales(id, units);
         }
     }
 }
