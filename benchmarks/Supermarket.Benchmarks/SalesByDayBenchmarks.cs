@@ -137,7 +137,7 @@ public class SalesByDayBenchmarks
             var again = new MemoryStream();
             watch.Restart();
             byDay.TakeSnapshot().WriteTo(again, files);
-            Console.WriteLine($"// Saved the {DaysGenerated} days: {Directory.GetFiles(folder).Sum(path => new FileInfo(path).Length):N0} bytes of packed files and {file.Length:N0} in the checkpoint in {firstSave.TotalSeconds:N1} s; again, with nothing packed since, {again.Length:N0} bytes in {watch.Elapsed.TotalMilliseconds:N0} ms.");
+            Console.WriteLine($"// Saved the {DaysGenerated} days: {Directory.GetFiles(folder, "*", SearchOption.AllDirectories).Sum(path => new FileInfo(path).Length):N0} bytes of packed files and {file.Length:N0} in the checkpoint in {firstSave.TotalSeconds:N1} s; again, with nothing packed since, {again.Length:N0} bytes in {watch.Elapsed.TotalMilliseconds:N0} ms.");
             watch.Restart();
             var loaded = new SalesByDay(Stores, items, daysKept: 400);
             loaded.Load(new MemoryStream(again.GetBuffer(), 0, (int)again.Length), new PackedFiles(folder));

@@ -4,9 +4,10 @@ using System.Runtime.CompilerServices;
 namespace Supermarket.SalesCounting;
 
 /// <summary>
-/// The packed days and blocks of <see cref="SalesByDay"/>, each in a file of its own, written once: they never change,
-/// so a file of the days (<see cref="SalesByDaySnapshot.WriteTo(Stream, PackedFiles)"/>) names those written before
-/// and writes only those packed since, and reading it back takes each as it is held.
+/// What a checkpoint holds that never changes, each in a file of its own, written once: the packed days and blocks of
+/// <see cref="SalesByDay"/> (a file of the days, <see cref="SalesByDaySnapshot.WriteTo(Stream, PackedFiles)"/>, names
+/// those written before and writes only those packed since; reading it back takes each as it is held) and a matrix's
+/// base copy (<see cref="WriteNew"/>), which checkpoints name with the counters changed since.
 /// </summary>
 /// <remarks>
 /// <para>Each process writes into a folder of its own under <see cref="Directory"/> (replicas of a shard share one
@@ -70,15 +71,55 @@ public sealed class PackedFiles
         return name;
     }
 
+    /// <summary>Writes a new file with <paramref name="write"/> (a matrix's base, SalesMatrix.Save) and returns its
+    /// name; it is deleted once a save no longer names it.</summary>
+    public string WriteNew(Action<Stream> write)
+    {
+        var name = $"{_own}/{Guid.NewGuid():N}{Extension}";
+        Write(name, writer => write(writer.BaseStream));
+        lock (_lock)
+        {
+            _written.Add(name);
+        }
+
+        return name;
+    }
+
     /// <summary>Reads the file <paramref name="name"/> with <paramref name="read"/>, checking its checksum; what it
     /// returns is known by that name, so it is never written again.</summary>
     /// <exception cref="InvalidDataException">The name is not one of these files', or the file is missing or damaged.</exception>
     internal T Read<T>(string name, Func<HeldArrays, T> read)
         where T : class
     {
+        var packed = ReadFile(name, checksummed =>
+        {
+            var held = read(new HeldArrays(new BinaryReader(checksummed), checksummed.Remaining));
+            Require(checksummed.Remaining == 0, name);
+            return held;
+        });
+        lock (_lock)
+        {
+            _names.AddOrUpdate(packed, name);
+        }
+
+        return packed;
+    }
+
+    /// <summary>Reads the file <paramref name="name"/> that <see cref="WriteNew"/> wrote with
+    /// <paramref name="read"/>, checking its checksum (what <paramref name="read"/> leaves unread is checked too).</summary>
+    /// <exception cref="InvalidDataException">The name is not one of these files', or the file is missing or damaged.</exception>
+    public void Read(string name, Action<Stream> read) => ReadFile(name, checksummed =>
+    {
+        read(checksummed);
+        checksummed.ReadToLimit();
+        return true;
+    });
+
+    private T ReadFile<T>(string name, Func<ChecksummedStream, T> read)
+    {
         if (name.Split('/') is not [var folder, var file] || !IsHex(folder) || !file.EndsWith(Extension, StringComparison.Ordinal) || !IsHex(file[..^Extension.Length]))
         {
-            throw new InvalidDataException($"Sales by day cannot be loaded: {name} is not a packed file's name.");
+            throw new InvalidDataException($"A checkpoint cannot be loaded: {name} is not a packed file's name.");
         }
 
         T packed;
@@ -88,17 +129,16 @@ public sealed class PackedFiles
             var reader = new BinaryReader(stream);
             Require(stream.Length >= (2 * sizeof(int)) + sizeof(ulong) && reader.ReadInt32() == Magic && reader.ReadInt32() == Version, name);
             var checksummed = ChecksummedStream.Reading(stream, stream.Length - (2 * sizeof(int)) - sizeof(ulong));
-            packed = read(new HeldArrays(new BinaryReader(checksummed), checksummed.Remaining));
-            Require(checksummed.Remaining == 0 && reader.ReadUInt64() == checksummed.Checksum, name);
+            packed = read(checksummed);
+            Require(reader.ReadUInt64() == checksummed.Checksum, name);
         }
         catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
         {
-            throw new InvalidDataException($"Sales by day cannot be loaded: {name} could not be read.", exception);
+            throw new InvalidDataException($"A checkpoint cannot be loaded: {name} could not be read.", exception);
         }
 
         lock (_lock)
         {
-            _names.AddOrUpdate(packed, name);
             _read.Add(name);
         }
 
@@ -229,7 +269,7 @@ public sealed class PackedFiles
     {
         if (!holds)
         {
-            throw new InvalidDataException($"Sales by day cannot be loaded: {name} was damaged.");
+            throw new InvalidDataException($"A checkpoint cannot be loaded: {name} was damaged.");
         }
     }
 }

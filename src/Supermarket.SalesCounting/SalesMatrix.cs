@@ -174,6 +174,36 @@ public sealed class SalesMatrix
         }
     }
 
+    /// <summary>Copies the counters of <paramref name="chunk"/> (<see cref="MatrixDelta.ChunkCounters"/> from
+    /// chunk × that on) into <paramref name="units"/>; the last chunk's counters beyond the matrix are zero.</summary>
+    internal void CopyChunk(int chunk, Span<long> units)
+    {
+        var (first, count) = ChunkCells(chunk);
+        _units.AsSpan(first, count).CopyTo(units);
+        units[count..].Clear();
+    }
+
+    /// <summary>Sets the counters of <paramref name="chunk"/> to <paramref name="units"/> and raises their tiles'
+    /// maxima to them (counters only grow: a chunk's counters are never below those they replace). Call it while
+    /// nothing records.</summary>
+    internal void SetChunk(int chunk, ReadOnlySpan<long> units)
+    {
+        var (first, count) = ChunkCells(chunk);
+        for (var cell = first; cell < first + count; cell++)
+        {
+            _units[cell] = units[cell - first];
+            var (item, store) = (Items.First + (cell / MaxStores), (cell % MaxStores) + 1);
+            RaiseTo(ref _tileMax[TileMaxOf(store, item)], _units[cell]);
+        }
+    }
+
+    private (int First, int Count) ChunkCells(int chunk)
+    {
+        var first = checked(chunk * MatrixDelta.ChunkCounters);
+        ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual(first, _units.Length, nameof(chunk));
+        return (first, Math.Min(MatrixDelta.ChunkCounters, _units.Length - first));
+    }
+
     /// <summary>Writes the counters, compressed; <see cref="Load"/> reads them back into a matrix of the same size.</summary>
     public void Save(Stream destination)
     {
@@ -209,7 +239,7 @@ public sealed class SalesMatrix
     }
 
     /// <summary>Whether this matrix counts the line's sales (its store's, of an item of its range).</summary>
-    private bool Holds(SaleLine line) => (uint)(line.StoreId - 1) < (uint)MaxStores && Items.Contains(line.ItemId);
+    internal bool Holds(SaleLine line) => (uint)(line.StoreId - 1) < (uint)MaxStores && Items.Contains(line.ItemId);
 
     private bool InCatalog(SaleLine line) => (uint)(line.StoreId - 1) < (uint)MaxStores && (uint)(line.ItemId - 1) < (uint)MaxItemId;
 
@@ -271,7 +301,7 @@ public sealed class SalesMatrix
         }
     }
 
-    private int CellOf(int storeId, int itemId) => ((itemId - Items.First) * MaxStores) + (storeId - 1);
+    internal int CellOf(int storeId, int itemId) => ((itemId - Items.First) * MaxStores) + (storeId - 1);
 
     private int TileMaxOf(int storeId, int itemId) => ((storeId - 1) * _tiles) + ((itemId - Items.First) >> TileShift);
 

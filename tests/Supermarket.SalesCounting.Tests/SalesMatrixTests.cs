@@ -244,6 +244,71 @@ public sealed class SalesMatrixTests
         }
     }
 
+    /// <summary>A checkpoint's base and the chunks changed since, saved and read back, make the matrix as it is: its
+    /// counters and its rankings (the tiles' maxima raised by the changed counters), of a shard's range whose last
+    /// chunk is cut short (23 stores × 30 items).</summary>
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    [InlineData(3)]
+    public void A_base_with_the_chunks_changed_since_read_back_equals_the_matrix(int seed)
+    {
+        var (items, stores) = (new ItemRange(11, 40), 23);
+        var matrix = new SalesMatrix(40, stores, items);
+        var random = new Random(seed);
+        SaleLine[] Sales(int count) => [.. Enumerable.Range(0, count).Select(_ =>
+            new SaleLine(random.Next(1, stores + 1), random.Next(1, 46), random.Next(0, 20)))];
+        matrix.RecordSales(Sales(200));
+        var (base1, changes) = (new MemoryStream(), new MatrixChanges(matrix));
+        matrix.Save(base1);
+        foreach (var count in new[] { 1, 5, 40 })
+        {
+            var sales = Sales(count);
+            matrix.RecordSales(sales);
+            changes.Mark(sales);
+        }
+
+        var delta = new MemoryStream();
+        changes.Take().WriteTo(delta);
+        var loaded = new SalesMatrix(40, stores, items);
+        loaded.Load(new MemoryStream(base1.ToArray()));
+        delta.Position = 0;
+        var changed = MatrixDelta.ReadFrom(delta, loaded);
+        changed.ApplyTo(loaded);
+
+        Assert.InRange(changed.Count, 1, 46);
+        Assert.Equal(matrix.Checksum(), loaded.Checksum());
+        var (best, expected) = (new RankedSales[5], new RankedSales[5]);
+        for (var store = 1; store <= stores; store++)
+        {
+            Assert.Equal(expected[..matrix.TopItemsAtStore(store, expected)], best[..loaded.TopItemsAtStore(store, best)]);
+        }
+
+        for (var item = items.First; item <= items.Last; item++)
+        {
+            Assert.Equal(expected[..matrix.TopStoresForItem(item, expected)], best[..loaded.TopStoresForItem(item, best)]);
+        }
+
+        Assert.Equal(changes.Count, changed.Count);
+    }
+
+    [Fact]
+    public void Changed_chunks_of_another_matrix_size_or_out_of_order_are_refused()
+    {
+        var matrix = new SalesMatrix(40, 23, new ItemRange(11, 40));
+        var written = new MemoryStream();
+        new MatrixDelta([3, 87], new long[2 * MatrixDelta.ChunkCounters]).WriteTo(written);
+        Assert.Throws<InvalidDataException>(() => MatrixDelta.ReadFrom(new MemoryStream(written.ToArray()), matrix));
+
+        written.SetLength(0);
+        new MatrixDelta([5, 5], new long[2 * MatrixDelta.ChunkCounters]).WriteTo(written);
+        Assert.Throws<InvalidDataException>(() => MatrixDelta.ReadFrom(new MemoryStream(written.ToArray()), matrix));
+
+        written.SetLength(0);
+        new MatrixDelta([5, 86], new long[2 * MatrixDelta.ChunkCounters]).WriteTo(written);
+        Assert.Equal([5, 86], MatrixDelta.ReadFrom(new MemoryStream(written.ToArray()), matrix).ChunkIndexes.ToArray());
+    }
+
     [Fact]
     public void A_saved_matrix_loads_back_with_its_rankings()
     {

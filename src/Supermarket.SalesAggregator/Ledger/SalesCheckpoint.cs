@@ -20,10 +20,11 @@ namespace Supermarket.SalesAggregator.Ledger;
 /// discarded checkpoint costs a rebuild from the ledger, never a wrong count and never a failed start. Each save writes
 /// a temporary file of its own, flushes it to disk and renames it over the previous checkpoint: a crash at any point
 /// leaves one whole checkpoint, and two aggregators sharing the folder (a shard's replicas, a rolling restart) each
-/// replace it whole. The packed days and blocks are files of their own (<see cref="PackedDays"/>, a folder a process),
-/// each written once before a checkpoint names it, so a save writes the matrix, the days' lines since they were packed,
-/// and only what was packed since the last save; a file missing or damaged costs a rebuild like any damage
-/// (docs/architecture.md, "Sales over a range of days").
+/// replace it whole. The matrix's base copy and the packed days and blocks are files of their own
+/// (<see cref="PackedDays"/>, a folder a process), each written once before a checkpoint names it, so a save writes the
+/// chunks of the matrix changed since its base, the days' lines since they were packed, and only what was packed since
+/// the last save; a file missing or damaged costs a rebuild like any damage (docs/architecture.md, "A checkpoint saves
+/// what changed" and "Sales over a range of days").
 /// </remarks>
 public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOptions<SalesShardOptions> shards, ILogger<SalesCheckpoint> logger)
 {
@@ -35,15 +36,18 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
     // 6: the sales of each day before the counters, and the lines counted without a day; a version 5 file is rebuilt
     //    from the ledger, which is what gives its days back. The days' section has a version of its own
     //    (SalesByDaySnapshot's; SalesByDay.Load reads each).
-    private const int Version = 6;
+    // 7: the matrix as the name of a base file (PackedFiles) and the chunks changed since its copy was taken, where
+    //    version 6, still read, held every counter.
+    private const int Version = 7;
+    private const int WholeMatrixVersion = 6;
     private const int HeaderLength = 4 + 4 + 16 + 4 + 4 + 4 + 4 + 8 + 8 + 8 + 8 + 8;
 
     private readonly string _path = PathOf(options.Value, shards.Value);
 
     public string FilePath => _path;
 
-    /// <summary>The packed days and blocks, each written once into a file of its own in a folder beside the checkpoint,
-    /// which names them.</summary>
+    /// <summary>The matrix's bases and the packed days and blocks, each written once into a file of its own in a folder
+    /// beside the checkpoint, which names them.</summary>
     public PackedFiles PackedDays { get; } = new($"{PathOf(options.Value, shards.Value)}.days");
 
     private static string PathOf(AggregatorOptions options, SalesShardOptions shards) => Path.Combine(options.CheckpointDirectory,
@@ -86,7 +90,8 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
         var header = new byte[HeaderLength];
         file.ReadExactly(header);
         using var reader = new BinaryReader(new MemoryStream(header));
-        if (reader.ReadInt32() != Magic || reader.ReadInt32() != Version)
+        var (magic, version) = (reader.ReadInt32(), reader.ReadInt32());
+        if (magic != Magic || version is not (Version or WholeMatrixVersion))
         {
             logger.LogWarning("{Path} is not a checkpoint this version reads; rebuilding from the whole ledger", _path);
             return null;
@@ -115,8 +120,26 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
         var savedDays = ChecksummedStream.Reading(file, daysLength);
         days.Load(savedDays, PackedDays);
         savedDays.ReadToLimit();
-        matrix.Load(file);
-        if (savedDays.Through != daysLength || file.ReadByte() != -1 || checksum != Checksum(header, savedDays.Checksum, matrix))
+        MatrixBase? matrixBase = null;
+        ulong matrixChecksum;
+        if (version == WholeMatrixVersion)
+        {
+            matrix.Load(file);
+            matrixChecksum = matrix.Checksum();
+        }
+        else
+        {
+            // The base's file checks its own checksum; the name and the chunks changed since are this file's.
+            var savedMatrix = ChecksummedStream.Reading(file, length - file.Position);
+            var name = new BinaryReader(savedMatrix).ReadString();
+            PackedDays.Read(name, matrix.Load);
+            var changed = MatrixDelta.ReadFrom(savedMatrix, matrix);
+            savedMatrix.ReadToLimit();
+            changed.ApplyTo(matrix);
+            (matrixBase, matrixChecksum) = (new MatrixBase(name, changed), savedMatrix.Checksum);
+        }
+
+        if (savedDays.Through != daysLength || file.ReadByte() != -1 || checksum != Checksum(header, savedDays.Checksum, matrixChecksum))
         {
             logger.LogWarning("{Path} does not match its checksum: it was damaged; rebuilding from the whole ledger", _path);
             return null;
@@ -128,14 +151,21 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
             return null;
         }
 
-        return new LoadedCheckpoint(new LedgerPosition(seq, new DateTime(storedAt)), undatedLines);
+        return new LoadedCheckpoint(new LedgerPosition(seq, new DateTime(storedAt)), undatedLines) { Base = matrixBase };
     }
 
-    /// <summary>Writes <paramref name="matrix"/> (a copy nothing records into while this runs), the days as of the same
-    /// position, and how far they counted.</summary>
-    public void Save(Guid ledgerId, SalesMatrix matrix, SavedSales byDay, LedgerPosition position)
+    /// <summary>Writes <paramref name="matrix"/> (a whole copy nothing records into while this runs, written into a base
+    /// file of its own, or the chunks changed since a base saved before), the days as of the same position, and how far
+    /// they counted. Returns the name of the base file the checkpoint names.</summary>
+    public string Save(Guid ledgerId, SavedMatrix matrix, SavedSales byDay, LedgerPosition position)
     {
         Directory.CreateDirectory(Path.GetDirectoryName(_path)!);
+        var (baseName, changed) = matrix switch
+        {
+            SavedMatrix.Whole whole => (PackedDays.WriteNew(whole.Copy.Save), MatrixDelta.None),
+            SavedMatrix.Changed since => (since.Base, since.Delta),
+            _ => throw new ArgumentOutOfRangeException(nameof(matrix)),
+        };
 
         // Unique, so another aggregator saving into the same folder never writes into this file or moves it away.
         var temporary = $"{_path}.{Environment.ProcessId}.{Guid.NewGuid():N}.tmp";
@@ -145,17 +175,23 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
             using (var stored = File.Create(temporary))
             using (var file = new BufferedStream(stored, 1 << 20))
             {
-                // The days and the counters first, behind room for the header, which then records the file's length. The
-                // counters last: their decompressor may read past its end.
+                // The days and the matrix first, behind room for the header, which then records the file's length. The
+                // changed counters last: their decompressor may read past their end.
                 file.Position = HeaderLength + sizeof(ulong);
                 var savedDays = ChecksummedStream.Writing(file);
-                named = byDay.Days.WriteTo(savedDays, PackedDays);
-                matrix.Save(file);
+                named = new HashSet<string>(byDay.Days.WriteTo(savedDays, PackedDays)) { baseName };
+                var savedMatrix = ChecksummedStream.Writing(file);
+                using (var writer = new BinaryWriter(savedMatrix, System.Text.Encoding.UTF8, leaveOpen: true))
+                {
+                    writer.Write(baseName);
+                }
+
+                changed.WriteTo(savedMatrix);
                 file.Flush();
-                var header = Header(ledgerId, matrix, byDay.UndatedUnits, savedDays.Through, position, length: stored.Length);
+                var header = Header(ledgerId, matrix.Shape, byDay.UndatedUnits, savedDays.Through, position, length: stored.Length);
                 file.Position = 0;
                 file.Write(header);
-                file.Write(BitConverter.GetBytes(Checksum(header, savedDays.Checksum, matrix)));
+                file.Write(BitConverter.GetBytes(Checksum(header, savedDays.Checksum, savedMatrix.Checksum)));
                 file.Flush();
                 // On disk before the rename replaces the previous checkpoint: a crash after it must find the new one whole.
                 stored.Flush(flushToDisk: true);
@@ -170,6 +206,7 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
 
         // Once the checkpoint that no longer names them is in place.
         PackedDays.DeleteAllBut(named);
+        return baseName;
     }
 
     private static byte[] Header(Guid ledgerId, SalesMatrix matrix, long undatedUnits, long daysLength, LedgerPosition position, long length)
@@ -198,7 +235,8 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
         return BitConverter.ToUInt64(checksum);
     }
 
-    /// <summary>The header's hash seeded with the counters' and the days' (<see cref="ChecksummedStream"/>'s XXH3 of their bytes).</summary>
-    private static ulong Checksum(byte[] header, ulong days, SalesMatrix matrix) =>
-        System.IO.Hashing.XxHash3.HashToUInt64(header, unchecked((long)(matrix.Checksum() ^ days)));
+    /// <summary>The header's hash seeded with the matrix's and the days' (<see cref="ChecksummedStream"/>'s XXH3 of
+    /// their bytes; in version 6, of the counters).</summary>
+    private static ulong Checksum(byte[] header, ulong days, ulong matrix) =>
+        System.IO.Hashing.XxHash3.HashToUInt64(header, unchecked((long)(matrix ^ days)));
 }

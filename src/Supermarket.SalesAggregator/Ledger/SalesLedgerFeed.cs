@@ -30,6 +30,9 @@ public sealed class SalesLedgerFeed(
     /// applied in well under a second.</summary>
     private static readonly TimeSpan LoopStopWait = TimeSpan.FromSeconds(10);
 
+    /// <summary>A checkpoint saves the chunks changed since its base while they are at most one in this many.</summary>
+    private const int ChunksAChangeAtMost = 32;
+
     private readonly AggregatorOptions _options = options.Value;
     private readonly List<SaleLine> _lines = new(1024);
     private LedgerPosition _position = LedgerPosition.Start;
@@ -40,8 +43,18 @@ public sealed class SalesLedgerFeed(
     private long _lastCheckpoint;
     private bool _fromCheckpoint;
     private bool _reportedMissing;
-    /// <summary>The save in progress, or the last; its result is the position it saved, null if it failed.</summary>
-    private Task<LedgerPosition?> _saving = Task.FromResult<LedgerPosition?>(null);
+    /// <summary>The save in progress, or the last; null if it failed.</summary>
+    private Task<Saved?> _saving = Task.FromResult<Saved?>(null);
+
+    /// <summary>The chunks of the matrix changed since the base copy <see cref="_base"/> names was taken.</summary>
+    private readonly MatrixChanges _changed = new(matrix);
+
+    /// <summary>The base file the checkpoints name, the chunks changed since beside it; null while none is saved (or
+    /// one is being saved), so the next save writes a whole copy.</summary>
+    private string? _base;
+
+    /// <summary>Moves on at each rebuild: a save begun before it saved a matrix the rebuild cleared.</summary>
+    private int _generation;
 
     /// <summary>A checkpoint's copy while it is taken, a part between two reads of the ledger; null between checkpoints.</summary>
     private SalesMatrix? _copy;
@@ -129,13 +142,21 @@ public sealed class SalesLedgerFeed(
             return;
         }
 
-        // Nothing records any more: the whole matrix is copied at once.
+        // Nothing records any more: what changed since the base, or the whole matrix, is copied at once.
         _copy = null;
         if (readiness.Ready.IsCompleted && NothingSavingAndSomethingNew())
         {
-            var copy = NewCopy();
-            matrix.CopyTo(copy);
-            SaveInBackground(copy, SavedDays(), _position);
+            if (ChangedSinceBase() is { } changed)
+            {
+                SaveInBackground(changed, SavedDays(), _position);
+            }
+            else
+            {
+                var copy = NewCopy();
+                _changed.Clear();
+                matrix.CopyTo(copy);
+                SaveInBackground(new SavedMatrix.Whole(copy), SavedDays(), _position);
+            }
         }
 
         await _saving;
@@ -162,8 +183,11 @@ public sealed class SalesLedgerFeed(
         {
             var position = loaded.Position;
             readiness.UndatedUnits = loaded.UndatedUnits;
+            // Its base stays another process's file (a replica's, or this one's before a restart, which its writer deletes
+            // once it saves another base), so the first save here writes a base of this process's own.
             (_position, _checkpointed, _fromCheckpoint) = (position, position, true);
-            logger.LogInformation("Loaded the checkpoint {Path} (ledger entries up to {Seq}) in {Elapsed} ms", checkpoint.FilePath, position.Seq, watch.ElapsedMilliseconds);
+            logger.LogInformation("Loaded the checkpoint {Path} (ledger entries up to {Seq}; {Matrix}) in {Elapsed} ms", checkpoint.FilePath, position.Seq,
+                loaded.Base is { } matrixBase ? $"a base and {matrixBase.Changed.Count} chunks changed since" : "the matrix whole", watch.ElapsedMilliseconds);
         }
 
         _lastCheckpoint = Stopwatch.GetTimestamp();
@@ -219,6 +243,7 @@ public sealed class SalesLedgerFeed(
             }
 
             var outside = matrix.RecordSales(CollectionsMarshal.AsSpan(_lines));
+            _changed.Mark(CollectionsMarshal.AsSpan(_lines));
             if (SalesLedgerEntry.IsUndated(entry.Sales))
             {
                 readiness.UndatedUnits += UnitsHeld(_lines);
@@ -316,27 +341,48 @@ public sealed class SalesLedgerFeed(
         _identity = await ledger.IdentityAsync(stoppingToken);
         // Not ready before the matrix is cleared: a question ranked across the clear sees the rebuild begin and waits.
         readiness.Rebuilding();
-        _copy = null;
+        (_copy, _base) = (null, null);
+        _generation++;
         matrix.Clear();
+        _changed.Clear();
         days.Clear();
         readiness.UndatedUnits = 0;
         (_position, _checkpointed, _fromCheckpoint, _entriesRead, _started) = (LedgerPosition.Start, null, false, 0, Stopwatch.GetTimestamp());
     }
 
-    /// <summary>Begins a checkpoint: the matrix is copied a part after each read of the ledger (<see cref="CopyNextPart"/>),
-    /// the sales recorded meanwhile reaching the parts copied already, and the whole copy is saved in the background, so
-    /// counting and the questions go on throughout. The copy is let go and collected once saved: a shard's matrix takes
-    /// its memory twice only while a checkpoint is taken, and the replicas of a large chain's shards would otherwise each
-    /// hold a second matrix for good.</summary>
+    /// <summary>Begins a checkpoint. While few chunks changed since the base, those are copied at once and saved
+    /// beside the base's name (a copy of a few MB). Otherwise the matrix is copied a part after each read of the ledger
+    /// (<see cref="CopyNextPart"/>), the sales recorded meanwhile reaching the parts copied already, and the whole copy
+    /// is saved in the background as the new base, so counting and the questions go on throughout. A whole copy is let
+    /// go and collected once saved: a shard's matrix takes its memory twice only while a base is taken, and the
+    /// replicas of a large chain's shards would otherwise each hold a second matrix for good.</summary>
     private void BeginCheckpoint()
     {
         _lastCheckpoint = Stopwatch.GetTimestamp();
-        if (NothingSavingAndSomethingNew())
+        if (!NothingSavingAndSomethingNew())
         {
-            (_copy, _copied) = (NewCopy(), 0);
-            CopyNextPart();
+            return;
         }
+
+        if (ChangedSinceBase() is { } changed)
+        {
+            SaveInBackground(changed, SavedDays(), _position);
+            return;
+        }
+
+        // The marks count from this copy on; no checkpoint names a base until this one is saved.
+        (_copy, _copied, _base) = (NewCopy(), 0, null);
+        _changed.Clear();
+        CopyNextPart();
     }
+
+    /// <summary>The chunks changed since the base, while they are at most one in <see cref="ChunksAChangeAtMost"/>
+    /// (their copy, on this thread, holds up the next read: 12 MB of a 390 MiB matrix, as long as a part of a whole
+    /// copy); null when a base is due.</summary>
+    private SavedMatrix.Changed? ChangedSinceBase() =>
+        _base is { } name && _changed.Count <= _changed.Chunks / ChunksAChangeAtMost
+            ? new SavedMatrix.Changed(matrix, name, _changed.Take())
+            : null;
 
     private bool NothingSavingAndSomethingNew()
     {
@@ -345,7 +391,15 @@ public sealed class SalesLedgerFeed(
             return false;
         }
 
-        _checkpointed = _saving.Result ?? _checkpointed;
+        if (_saving.Result is { } saved)
+        {
+            _checkpointed = saved.Position;
+            if (saved.Generation == _generation)
+            {
+                _base = saved.Base;
+            }
+        }
+
         return _position != _checkpointed;
     }
 
@@ -360,7 +414,7 @@ public sealed class SalesLedgerFeed(
         _copied += count;
         if (_copied == matrix.Counters)
         {
-            SaveInBackground(_copy!, SavedDays(), _position);
+            SaveInBackground(new SavedMatrix.Whole(_copy!), SavedDays(), _position);
             _copy = null;
         }
     }
@@ -369,18 +423,20 @@ public sealed class SalesLedgerFeed(
     /// not yet packed and shares the packed days, which never change, so the file is written in the background.</summary>
     private SavedSales SavedDays() => new(days.TakeSnapshot(), readiness.UndatedUnits);
 
-    private void SaveInBackground(SalesMatrix whole, SavedSales byDay, LedgerPosition position)
+    private void SaveInBackground(SavedMatrix saving, SavedSales byDay, LedgerPosition position)
     {
-        SalesMatrix? copy = whole;
-        var ledgerId = _identity.Id;
-        _saving = Task.Run<LedgerPosition?>(() =>
+        SavedMatrix? matrixSaved = saving;
+        var (ledgerId, generation) = (_identity.Id, _generation);
+        _saving = Task.Run<Saved?>(() =>
         {
             var watch = Stopwatch.StartNew();
+            var whole = matrixSaved is SavedMatrix.Whole;
             try
             {
-                checkpoint.Save(ledgerId, copy!, byDay, position);
-                logger.LogInformation("Saved a checkpoint of the sales matrix (ledger entries up to {Seq}) in {Elapsed} ms", position.Seq, watch.ElapsedMilliseconds);
-                return position;
+                var saved = checkpoint.Save(ledgerId, matrixSaved!, byDay, position);
+                logger.LogInformation("Saved a checkpoint of the sales matrix (ledger entries up to {Seq}; {Matrix}) in {Elapsed} ms", position.Seq,
+                    whole ? "a whole copy" : $"{((SavedMatrix.Changed)matrixSaved!).Delta.Count} chunks changed since its base", watch.ElapsedMilliseconds);
+                return new Saved(position, saved, generation);
             }
             catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
             {
@@ -389,16 +445,19 @@ public sealed class SalesLedgerFeed(
             }
             finally
             {
-                // A copy let go is a large object the collector keeps until memory runs short: eight shard replicas
-                // of a 4,000-store chain on one machine each held three matrices' worth and MariaDB was killed for
-                // memory (docs/performance.md, "Levers in the code"). Collected now, at the cost of one full collection a checkpoint (a
-                // heap of a few large arrays of numbers: milliseconds). Blocking: the services run without concurrent
-                // collections (Directory.Build.targets), so no collection here could run beside the questions.
-                copy = null;
-                GC.Collect(GC.MaxGeneration, GCCollectionMode.Forced, blocking: true, compacting: false);
+                // A whole copy let go is a large object the collector keeps until memory runs short (docs/performance.md,
+                // "Levers in the code"): collected now, blocking, as the services run without concurrent collections.
+                matrixSaved = null;
+                if (whole)
+                {
+                    GC.Collect(GC.MaxGeneration, GCCollectionMode.Forced, blocking: true, compacting: false);
+                }
             }
         });
     }
+
+    /// <summary>A save done: the position it saved, the base file it named, and the rebuilds before it.</summary>
+    private sealed record Saved(LedgerPosition Position, string Base, int Generation);
 
     private static TimeSpan Min(TimeSpan a, TimeSpan b) => a < b ? a : b;
 

@@ -173,6 +173,74 @@ public sealed class SalesLedgerFeedTests : IAsyncDisposable
         await second.StopAsync();
     }
 
+    /// <summary>A checkpoint after the first saves the chunks changed since the first's base, not the matrix again:
+    /// one base file stays, each checkpoint names it, and a restart from the last counts exactly what was stored. (The
+    /// matrix holds 4,000 chunks: a base is due once more than one in 32 changed.)</summary>
+    [Fact]
+    public async Task Checkpoints_after_a_base_save_the_chunks_changed_since_and_a_restart_from_one_counts_exactly()
+    {
+        const int maxItemId = 4_000;
+        var random = new Random(3);
+        var expected = new SalesMatrix(maxItemId, 8, new ItemRange(1, maxItemId));
+        void Append()
+        {
+            SaleLine[] lines = [.. Enumerable.Range(0, 5).Select(_ => new SaleLine(random.Next(1, 9), random.Next(1, maxItemId + 1), random.Next(1, 9)))];
+            expected.RecordSales(lines);
+            _ledger.Append(lines);
+        }
+
+        Append();
+        var first = Feed(checkpointInterval: TimeSpan.Zero, maxItemId: maxItemId);
+        var checkpoint = new SalesCheckpoint(first.Options, Options.Create(new SalesShardOptions()), NullLogger<SalesCheckpoint>.Instance);
+        await first.StartAsync();
+        await first.Readiness.Ready.WaitAsync(Patience);
+        var bases = new HashSet<string>();
+        for (var seq = 2; seq <= 6; seq++)
+        {
+            Append();
+            await Until(() => Saved(checkpoint, maxItemId) is { Position.Seq: var saved } && saved >= seq);
+            bases.Add(Saved(checkpoint, maxItemId)!.Value.Base!.Name);
+        }
+
+        await first.StopAsync();
+        Append();
+        var second = Feed(maxItemId: maxItemId);
+        await second.StartAsync();
+        await second.Readiness.Ready.WaitAsync(Patience);
+
+        Assert.Single(bases);
+        Assert.Equal(bases.Order(), Directory.GetFiles(checkpoint.PackedDays.Directory, "*", SearchOption.AllDirectories).Select(path => Path.GetRelativePath(checkpoint.PackedDays.Directory, path)));
+        Assert.Equal((true, 1L), (second.Readiness.StartedFromCheckpoint, second.Readiness.EntriesReadAtStart));
+        Assert.Equal(expected.Checksum(), second.Matrix.Checksum());
+        await second.StopAsync();
+    }
+
+    /// <summary>A rebuild clears the matrix its base was taken of: the next checkpoint takes a new base, and a restart
+    /// from it counts the restored ledger alone.</summary>
+    [Fact]
+    public async Task After_a_rebuild_the_next_checkpoint_takes_a_new_base()
+    {
+        _ledger.Append([new SaleLine(1, 10, 2)]);
+        _ledger.Append([new SaleLine(3, 10, 3)]);
+        var first = Feed(checkpointInterval: TimeSpan.Zero);
+        var checkpoint = new SalesCheckpoint(first.Options, Options.Create(new SalesShardOptions()), NullLogger<SalesCheckpoint>.Instance);
+        await first.StartAsync();
+        await Until(() => Saved(checkpoint) is { Position.Seq: 2 });
+        var before = Saved(checkpoint)!.Value.Base!.Name;
+
+        _ledger.RestoreTo([[new SaleLine(2, 20, 6)]]);
+        await Until(() => first.Matrix.UnitsSold(2, 20) == 6 && Saved(checkpoint) is { Position.Seq: 1 });
+        await first.StopAsync();
+        var second = Feed();
+        await second.StartAsync();
+        await second.Readiness.Ready.WaitAsync(Patience);
+
+        Assert.NotEqual(before, Saved(checkpoint)!.Value.Base!.Name);
+        Assert.Equal((true, 0L), (second.Readiness.StartedFromCheckpoint, second.Readiness.EntriesReadAtStart));
+        Assert.Equal((6, 0, 0), (second.Matrix.UnitsSold(2, 20), second.Matrix.UnitsSold(1, 10), second.Matrix.UnitsSold(3, 10)));
+        await second.StopAsync();
+    }
+
     [Fact]
     public async Task A_database_restored_from_a_backup_is_noticed_and_the_matrix_rebuilt_to_equal_it()
     {
@@ -350,6 +418,11 @@ public sealed class SalesLedgerFeedTests : IAsyncDisposable
             new SalesMetrics(_meters.GetRequiredService<IMeterFactory>(), readiness), new CountingPace(options, TimeProvider.System), options, TimeProvider.System, NullLogger<SalesLedgerFeed>.Instance);
         return new RunningFeed(feed, matrix, readiness, options, days);
     }
+
+    /// <summary>The checkpoint on disk as a start would load it, or null while there is none (or it is being replaced).</summary>
+    private LoadedCheckpoint? Saved(SalesCheckpoint checkpoint, int maxItemId = 50) => File.Exists(checkpoint.FilePath)
+        ? checkpoint.TryLoad(_ledger.Id, new SalesMatrix(maxItemId, 8, new ItemRange(1, maxItemId)), new SalesByDay(8, new ItemRange(1, maxItemId), 400))
+        : null;
 
     private static async Task Until(Func<bool> condition)
     {
