@@ -53,8 +53,9 @@ public sealed class SalesLedgerFeed(
     /// one is being saved), so the next save writes a whole copy.</summary>
     private string? _base;
 
-    /// <summary>Moves on at each rebuild: a save begun before it saved a matrix the rebuild cleared.</summary>
-    private int _generation;
+    /// <summary>Moves on each time the marks are cleared (a new base begun, a rebuild): a save begun before names a base
+    /// the marks no longer count from, or of a matrix a rebuild cleared.</summary>
+    private int _marksSince;
 
     /// <summary>A checkpoint's copy while it is taken, a part between two reads of the ledger; null between checkpoints.</summary>
     private SalesMatrix? _copy;
@@ -153,7 +154,7 @@ public sealed class SalesLedgerFeed(
             else
             {
                 var copy = NewCopy();
-                _changed.Clear();
+                ClearMarks();
                 matrix.CopyTo(copy);
                 SaveInBackground(new SavedMatrix.Whole(copy), SavedDays(), _position);
             }
@@ -342,9 +343,8 @@ public sealed class SalesLedgerFeed(
         // Not ready before the matrix is cleared: a question ranked across the clear sees the rebuild begin and waits.
         readiness.Rebuilding();
         (_copy, _base) = (null, null);
-        _generation++;
         matrix.Clear();
-        _changed.Clear();
+        ClearMarks();
         days.Clear();
         readiness.UndatedUnits = 0;
         (_position, _checkpointed, _fromCheckpoint, _entriesRead, _started) = (LedgerPosition.Start, null, false, 0, Stopwatch.GetTimestamp());
@@ -372,8 +372,16 @@ public sealed class SalesLedgerFeed(
 
         // The marks count from this copy on; no checkpoint names a base until this one is saved.
         (_copy, _copied, _base) = (NewCopy(), 0, null);
-        _changed.Clear();
+        ClearMarks();
         CopyNextPart();
+    }
+
+    /// <summary>From now on the marks count against a base not yet saved: a save begun before (beside the base before,
+    /// or of a matrix a rebuild cleared) is not saved beside again.</summary>
+    private void ClearMarks()
+    {
+        _changed.Clear();
+        _marksSince++;
     }
 
     /// <summary>The chunks changed since the base, while they are at most one in <see cref="ChunksAChangeAtMost"/>
@@ -394,7 +402,7 @@ public sealed class SalesLedgerFeed(
         if (_saving.Result is { } saved)
         {
             _checkpointed = saved.Position;
-            if (saved.Generation == _generation)
+            if (saved.MarksSince == _marksSince)
             {
                 _base = saved.Base;
             }
@@ -426,7 +434,7 @@ public sealed class SalesLedgerFeed(
     private void SaveInBackground(SavedMatrix saving, SavedSales byDay, LedgerPosition position)
     {
         SavedMatrix? matrixSaved = saving;
-        var (ledgerId, generation) = (_identity.Id, _generation);
+        var (ledgerId, marksSince) = (_identity.Id, _marksSince);
         _saving = Task.Run<Saved?>(() =>
         {
             var watch = Stopwatch.StartNew();
@@ -436,7 +444,7 @@ public sealed class SalesLedgerFeed(
                 var saved = checkpoint.Save(ledgerId, matrixSaved!, byDay, position);
                 logger.LogInformation("Saved a checkpoint of the sales matrix (ledger entries up to {Seq}; {Matrix}) in {Elapsed} ms", position.Seq,
                     whole ? "a whole copy" : $"{((SavedMatrix.Changed)matrixSaved!).Delta.Count} chunks changed since its base", watch.ElapsedMilliseconds);
-                return new Saved(position, saved, generation);
+                return new Saved(position, saved, marksSince);
             }
             catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
             {
@@ -456,8 +464,8 @@ public sealed class SalesLedgerFeed(
         });
     }
 
-    /// <summary>A save done: the position it saved, the base file it named, and the rebuilds before it.</summary>
-    private sealed record Saved(LedgerPosition Position, string Base, int Generation);
+    /// <summary>A save done: the position it saved, the base file it named, and the marks it was begun beside.</summary>
+    private sealed record Saved(LedgerPosition Position, string Base, int MarksSince);
 
     private static TimeSpan Min(TimeSpan a, TimeSpan b) => a < b ? a : b;
 
