@@ -85,6 +85,11 @@ public sealed class PackedFiles
         return name;
     }
 
+    /// <summary>Makes the file <paramref name="name"/> (this process's) written now, so its folder is not taken for
+    /// abandoned (<see cref="AbandonedAfter"/>) while a checkpoint names it.</summary>
+    /// <exception cref="FileNotFoundException">The file is gone.</exception>
+    public void Touch(string name) => File.SetLastWriteTimeUtc(PathOf(name), DateTime.UtcNow);
+
     /// <summary>Reads the file <paramref name="name"/> with <paramref name="read"/>, checking its checksum; what it
     /// returns is known by that name, so it is never written again.</summary>
     /// <exception cref="InvalidDataException">The name is not one of these files', or the file is missing or damaged.</exception>

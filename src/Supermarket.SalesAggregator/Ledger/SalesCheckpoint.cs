@@ -117,26 +117,34 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
 
         // The days are read as they stream past, hashed on the way; what a damaged file loaded is dropped below.
         var checksum = ReadChecksum(file);
+        var (baseName, baseNameChecksum) = (default(string), 0UL);
+        if (version == Version)
+        {
+            // The base first: a process that saves a new one deletes this one once its checkpoint replaced this file.
+            // The base's file checks its own checksum; its name and the chunks changed since are this file's.
+            var savedBase = ChecksummedStream.Reading(file, length - file.Position);
+            baseName = new BinaryReader(savedBase).ReadString();
+            baseNameChecksum = savedBase.Checksum;
+            PackedDays.Read(baseName, matrix.Load);
+        }
+
         var savedDays = ChecksummedStream.Reading(file, daysLength);
         days.Load(savedDays, PackedDays);
         savedDays.ReadToLimit();
         MatrixBase? matrixBase = null;
         ulong matrixChecksum;
-        if (version == WholeMatrixVersion)
+        if (baseName is null)
         {
             matrix.Load(file);
             matrixChecksum = matrix.Checksum();
         }
         else
         {
-            // The base's file checks its own checksum; the name and the chunks changed since are this file's.
-            var savedMatrix = ChecksummedStream.Reading(file, length - file.Position);
-            var name = new BinaryReader(savedMatrix).ReadString();
-            PackedDays.Read(name, matrix.Load);
-            var changed = MatrixDelta.ReadFrom(savedMatrix, matrix);
-            savedMatrix.ReadToLimit();
+            var savedChanges = ChecksummedStream.Reading(file, length - file.Position);
+            var changed = MatrixDelta.ReadFrom(savedChanges, matrix);
+            savedChanges.ReadToLimit();
             changed.ApplyTo(matrix);
-            (matrixBase, matrixChecksum) = (new MatrixBase(name, changed), savedMatrix.Checksum);
+            (matrixBase, matrixChecksum) = (new MatrixBase(baseName, changed), baseNameChecksum ^ savedChanges.Checksum);
         }
 
         if (savedDays.Through != daysLength || file.ReadByte() != -1 || checksum != Checksum(header, savedDays.Checksum, matrixChecksum))
@@ -163,7 +171,7 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
         var (baseName, changed) = matrix switch
         {
             SavedMatrix.Whole whole => (PackedDays.WriteNew(whole.Copy.Save), MatrixDelta.None),
-            SavedMatrix.Changed since => (since.Base, since.Delta),
+            SavedMatrix.Changed since => (Touched(since.Base), since.Delta),
             _ => throw new ArgumentOutOfRangeException(nameof(matrix)),
         };
 
@@ -175,23 +183,24 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
             using (var stored = File.Create(temporary))
             using (var file = new BufferedStream(stored, 1 << 20))
             {
-                // The days and the matrix first, behind room for the header, which then records the file's length. The
-                // changed counters last: their decompressor may read past their end.
+                // The base's name, the days and the changed counters first, behind room for the header, which then
+                // records the file's length. The changed counters last: their decompressor may read past their end.
                 file.Position = HeaderLength + sizeof(ulong);
-                var savedDays = ChecksummedStream.Writing(file);
-                named = new HashSet<string>(byDay.Days.WriteTo(savedDays, PackedDays)) { baseName };
-                var savedMatrix = ChecksummedStream.Writing(file);
-                using (var writer = new BinaryWriter(savedMatrix, System.Text.Encoding.UTF8, leaveOpen: true))
+                var savedBase = ChecksummedStream.Writing(file);
+                using (var writer = new BinaryWriter(savedBase, System.Text.Encoding.UTF8, leaveOpen: true))
                 {
                     writer.Write(baseName);
                 }
 
-                changed.WriteTo(savedMatrix);
+                var savedDays = ChecksummedStream.Writing(file);
+                named = new HashSet<string>(byDay.Days.WriteTo(savedDays, PackedDays)) { baseName };
+                var savedChanges = ChecksummedStream.Writing(file);
+                changed.WriteTo(savedChanges);
                 file.Flush();
                 var header = Header(ledgerId, matrix.Shape, byDay.UndatedUnits, savedDays.Through, position, length: stored.Length);
                 file.Position = 0;
                 file.Write(header);
-                file.Write(BitConverter.GetBytes(Checksum(header, savedDays.Checksum, savedMatrix.Checksum)));
+                file.Write(BitConverter.GetBytes(Checksum(header, savedDays.Checksum, savedBase.Checksum ^ savedChanges.Checksum)));
                 file.Flush();
                 // On disk before the rename replaces the previous checkpoint: a crash after it must find the new one whole.
                 stored.Flush(flushToDisk: true);
@@ -206,6 +215,15 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
 
         // Once the checkpoint that no longer names them is in place.
         PackedDays.DeleteAllBut(named);
+        return baseName;
+    }
+
+    /// <summary>The base's time made now: its folder is a live process's, whose files another's start or save must
+    /// not take for abandoned however long it saves only what changed. A base gone fails the save (and the feed's next
+    /// save takes a new one).</summary>
+    private string Touched(string baseName)
+    {
+        PackedDays.Touch(baseName);
         return baseName;
     }
 

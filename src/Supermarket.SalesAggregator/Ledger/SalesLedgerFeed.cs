@@ -407,6 +407,11 @@ public sealed class SalesLedgerFeed(
                 _base = saved.Base;
             }
         }
+        else
+        {
+            // A save that failed may have failed for its base (gone): the next takes a new one.
+            _base = null;
+        }
 
         return _position != _checkpointed;
     }

@@ -259,6 +259,32 @@ public sealed class SalesLedgerFeedTests : IAsyncDisposable
         await second.StopAsync();
     }
 
+    /// <summary>A save beside a base that is gone fails; the next takes a new base, and a restart from it counts
+    /// exactly.</summary>
+    [Fact]
+    public async Task A_base_gone_is_taken_again_at_the_next_save()
+    {
+        const int maxItemId = 4_000;
+        _ledger.Append([new SaleLine(1, 10, 2)]);
+        var first = Feed(checkpointInterval: TimeSpan.Zero, maxItemId: maxItemId);
+        var checkpoint = new SalesCheckpoint(first.Options, Options.Create(new SalesShardOptions()), NullLogger<SalesCheckpoint>.Instance);
+        await first.StartAsync();
+        await Until(() => Saved(checkpoint, maxItemId) is { Position.Seq: 1 });
+        var gone = Saved(checkpoint, maxItemId)!.Value.Base!.Name;
+
+        File.Delete(Path.Combine(checkpoint.PackedDays.Directory, gone));
+        _ledger.Append([new SaleLine(3, 12, 1)]);
+        await Until(() => Saved(checkpoint, maxItemId) is { Position.Seq: 2, Base.Name: var name } && name != gone);
+        await first.StopAsync();
+        var second = Feed(maxItemId: maxItemId);
+        await second.StartAsync();
+        await second.Readiness.Ready.WaitAsync(Patience);
+
+        Assert.Equal((true, 0L), (second.Readiness.StartedFromCheckpoint, second.Readiness.EntriesReadAtStart));
+        Assert.Equal((2, 1), (second.Matrix.UnitsSold(1, 10), second.Matrix.UnitsSold(3, 12)));
+        await second.StopAsync();
+    }
+
     /// <summary>A rebuild clears the matrix its base was taken of: the next checkpoint takes a new base, and a restart
     /// from it counts the restored ledger alone.</summary>
     [Fact]
