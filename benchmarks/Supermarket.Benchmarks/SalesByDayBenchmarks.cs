@@ -153,7 +153,7 @@ public class SalesByDayBenchmarks
     /// <summary>Runs each job of the command line in this process, with time for the first case to generate the year:
     /// BenchmarkDotNet's own in-process toolchain (<c>--inProcess</c>) gives a case 5 minutes, which a slow machine's
     /// generation alone outlasts.</summary>
-    private sealed class InOneProcess : ManualConfig
+    internal sealed class InOneProcess : ManualConfig
     {
         private static readonly TimeSpan CaseTimeLimit = TimeSpan.FromMinutes(40);
 
