@@ -60,12 +60,10 @@ public sealed class PackedFiles
             }
         }
 
-        var name = $"{_own}/{Guid.NewGuid():N}{Extension}";
-        Write(name, write);
+        var name = WriteNew(write);
         lock (_lock)
         {
             _names.AddOrUpdate(packed, name);
-            _written.Add(name);
         }
 
         return name;
@@ -73,10 +71,12 @@ public sealed class PackedFiles
 
     /// <summary>Writes a new file with <paramref name="write"/> (a matrix's base, SalesMatrix.Save) and returns its
     /// name; it is deleted once a save no longer names it.</summary>
-    public string WriteNew(Action<Stream> write)
+    public string WriteNew(Action<Stream> write) => WriteNew(writer => write(writer.BaseStream));
+
+    private string WriteNew(Action<BinaryWriter> write)
     {
         var name = $"{_own}/{Guid.NewGuid():N}{Extension}";
-        Write(name, writer => write(writer.BaseStream));
+        Write(name, write);
         lock (_lock)
         {
             _written.Add(name);
