@@ -63,6 +63,11 @@
 #   START=1 STORES="" TRANSIENT_STORES="" loadtest/measure.sh
 #                                             the aggregator's start (one shard): from its checkpoint after a stop,
 #                                             then from the whole ledger (the checkpoint set aside, then removed)
+#   COLD=1 STORES="" TRANSIENT_STORES="" loadtest/measure.sh
+#                                             the start (issue #75): the quiet row's rate (256 stores at 4 purchases a
+#                                             store a second) for 10 s from the moment ./run.sh up says ready, verified,
+#                                             COLD_TURNS (2) times, each after a stop: arrivals dropped and the POSTs'
+#                                             p99 over a system's first seconds
 #   OVERLOAD=1 loadtest/measure.sh            the overload row: the writer paused (SIGSTOP) for OVERLOAD_PAUSE seconds
 #                                             (30) from OVERLOAD_AFTER (30) into an OVERLOAD_STORES (256) day, with a
 #                                             backlog limit of OVERLOAD_LIMIT_MB (16): 503s, not an unbounded queue
@@ -211,6 +216,16 @@ if [ -n "${OVERLOAD:-}" ]; then
     --stores "${OVERLOAD_STORES:-256}"
   wait "$pause"
   scripts/services.sh rabbit-delete-app-queues >>"$OUT" 2>&1
+fi
+
+if [ -n "${COLD:-}" ]; then
+  for turn in $(seq "${COLD_TURNS:-2}"); do
+    ./run.sh down >>"$OUT" 2>&1
+    # shellcheck disable=SC2086 # SETTINGS is several words on purpose
+    env Broker__PersistentDelivery=true ${SETTINGS:-} ./run.sh up >>"$OUT" 2>&1
+    load "cold: the quiet row's rate for 10 s as soon as the API is ready ($turn)" --stores 256 --simulation Constant \
+      --rate 4 --purchases-per-hour 40 --hours 1
+  done
 fi
 
 if [ -n "${QUIET:-}" ]; then
