@@ -67,7 +67,8 @@
 #                                             the start (issue #75): the quiet row's rate (256 stores at 4 purchases a
 #                                             store a second) for 10 s from the moment ./run.sh up says ready, verified,
 #                                             COLD_TURNS (2) times, each after a stop: arrivals dropped and the POSTs'
-#                                             p99 over a system's first seconds
+#                                             p99 over a system's first seconds; first the same against the ceiling
+#                                             just started, since the load generator starts cold as well
 #   OVERLOAD=1 loadtest/measure.sh            the overload row: the writer paused (SIGSTOP) for OVERLOAD_PAUSE seconds
 #                                             (30) from OVERLOAD_AFTER (30) into an OVERLOAD_STORES (256) day, with a
 #                                             backlog limit of OVERLOAD_LIMIT_MB (16): 503s, not an unbounded queue
@@ -219,12 +220,20 @@ if [ -n "${OVERLOAD:-}" ]; then
 fi
 
 if [ -n "${COLD:-}" ]; then
+  cold=(--stores 256 --simulation Constant --rate 4 --purchases-per-hour 40 --hours 1)
+  # The yardstick in the same session: the load generator starts cold too, so the same seconds against the bare-201
+  # ceiling just started say what the measurement and a bare server cost by themselves.
+  (cd loadtest/Supermarket.Ceiling/bin/Release/net10.0 && exec ./Supermarket.Ceiling </dev/null >/dev/null 2>&1) &
+  ceiling=$!
+  sleep 2
+  load "cold: the quiet row's rate for 10 s, the ceiling just started" "${cold[@]}" --url http://127.0.0.1:8099 --no-verify
+  kill "$ceiling"
+  wait "$ceiling" 2>/dev/null || true
   for turn in $(seq "${COLD_TURNS:-2}"); do
     ./run.sh down >>"$OUT" 2>&1
     # shellcheck disable=SC2086 # SETTINGS is several words on purpose
     env Broker__PersistentDelivery=true ${SETTINGS:-} ./run.sh up >>"$OUT" 2>&1
-    load "cold: the quiet row's rate for 10 s as soon as the API is ready ($turn)" --stores 256 --simulation Constant \
-      --rate 4 --purchases-per-hour 40 --hours 1
+    load "cold: the quiet row's rate for 10 s as soon as the API is ready ($turn)" "${cold[@]}"
   done
 fi
 
