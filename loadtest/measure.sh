@@ -148,13 +148,20 @@ dotnet build Supermarket.sln -c Release -v q -nologo >>"$OUT" 2>&1 || { echo "th
 # part of it.
 LOADTEST=$ROOT/loadtest/Supermarket.LoadTest/bin/Release/net10.0/Supermarket.LoadTest
 
+# A row against the ceiling, started 2 s before it and stopped after it.
+ceiling_row() { # label, load test options...
+  local label=$1 ceiling
+  shift
+  (cd loadtest/Supermarket.Ceiling/bin/Release/net10.0 && exec ./Supermarket.Ceiling </dev/null >/dev/null 2>&1) &
+  ceiling=$!
+  sleep 2
+  load "$label" "$@" --url http://127.0.0.1:8099 --no-verify
+  kill "$ceiling"
+  wait "$ceiling" 2>/dev/null || true
+}
+
 echo "== ceiling: the course's route answering 201 and nothing else" | tee -a "$OUT"
-(cd loadtest/Supermarket.Ceiling/bin/Release/net10.0 && exec ./Supermarket.Ceiling </dev/null >/dev/null 2>&1) &
-ceiling=$!
-sleep 2
-load "ceiling, $CEILING_STORES stores" --stores "$CEILING_STORES" --url http://127.0.0.1:8099 --no-verify
-kill "$ceiling"
-wait "$ceiling" 2>/dev/null || true
+ceiling_row "ceiling, $CEILING_STORES stores" --stores "$CEILING_STORES"
 
 if [ -n "${FRESH:-}" ]; then
   {
@@ -222,13 +229,9 @@ fi
 if [ -n "${COLD:-}" ]; then
   cold=(--stores 256 --simulation Constant --rate 4 --purchases-per-hour 40 --hours 1)
   # The yardstick in the same session: the load generator starts cold too, so the same seconds against the bare-201
-  # ceiling just started say what the measurement and a bare server cost by themselves.
-  (cd loadtest/Supermarket.Ceiling/bin/Release/net10.0 && exec ./Supermarket.Ceiling </dev/null >/dev/null 2>&1) &
-  ceiling=$!
-  sleep 2
-  load "cold: the quiet row's rate for 10 s, the ceiling just started" "${cold[@]}" --url http://127.0.0.1:8099 --no-verify
-  kill "$ceiling"
-  wait "$ceiling" 2>/dev/null || true
+  # ceiling just started, on a box with nothing else running, say what the measurement and a bare server cost alone.
+  ./run.sh down >>"$OUT" 2>&1
+  ceiling_row "cold: the quiet row's rate for 10 s, the ceiling just started" "${cold[@]}"
   for turn in $(seq "${COLD_TURNS:-2}"); do
     ./run.sh down >>"$OUT" 2>&1
     # shellcheck disable=SC2086 # SETTINGS is several words on purpose
