@@ -6,9 +6,11 @@ using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Hosting;
 using Supermarket.ServiceDefaults.About;
+using Supermarket.ServiceDefaults.Configuration;
 using Supermarket.ServiceDefaults.Health;
 using Supermarket.ServiceDefaults.Management;
 using Supermarket.ServiceDefaults.Observability;
+using Supermarket.ServiceDefaults.WarmUp;
 
 namespace Supermarket.ServiceDefaults;
 
@@ -23,8 +25,11 @@ public static class ServiceDefaultsExtensions
     {
         builder.AddSupermarketTelemetry();
         builder.AddManagementPort();
-        builder.Services.AddHealthChecks();
         builder.Services.TryAddSingleton(TimeProvider.System);
+        builder.Services.AddValidatedOptions<WarmUpOptions>(builder.Configuration, WarmUpOptions.Section);
+        builder.Services.AddSingleton<StartupWarmUps>();
+        builder.Services.AddHostedService(services => services.GetRequiredService<StartupWarmUps>());
+        builder.Services.AddHealthChecks().AddCheck<StartupWarmUps>("warm-up", tags: [ReadyTag]);
         return builder;
     }
 
