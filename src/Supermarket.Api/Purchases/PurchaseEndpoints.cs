@@ -48,7 +48,7 @@ public static class PurchaseEndpoints
         var retryAfter = services.Options.Value.RetryAfter;
         return recording.Outcome switch
         {
-            RecordingOutcome.Recorded => TypedResults.Created((string?)null, new PurchaseAccepted("Purchase recorded.", recording.PurchaseId)),
+            RecordingOutcome.Recorded => PurchaseAccepted.Created(recording.PurchaseId),
             RecordingOutcome.KeyUsedForAnotherPurchase => ClientErrors.KeyReused(IdempotencyKey.Header),
             RecordingOutcome.KeyUnchecked => ClientErrors.KeyUnchecked(request.HttpContext, retryAfter),
             RecordingOutcome.OutcomeUnknown => ClientErrors.PurchaseOutcomeUnknown(request.HttpContext, retryAfter),

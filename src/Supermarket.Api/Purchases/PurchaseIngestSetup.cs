@@ -1,12 +1,14 @@
 using MassTransit;
 using Supermarket.ServiceDefaults.Configuration;
+using Supermarket.ServiceDefaults.WarmUp;
 
 namespace Supermarket.Api.Purchases;
 
 public static class PurchaseIngestSetup
 {
     /// <summary>What POST /purchase needs besides the bus (Broker/ApiBus) and the catalog's bounds: its limits, the
-    /// batcher that groups concurrent purchases into one confirmed publish, and the Idempotency-Key claims.</summary>
+    /// batcher that groups concurrent purchases into one confirmed publish, the Idempotency-Key claims, and the warm-up
+    /// that compiles the path before the API says ready.</summary>
     public static IHostApplicationBuilder AddPurchaseIngest(this IHostApplicationBuilder builder)
     {
         builder.Services.AddValidatedOptions<IngestOptions>(builder.Configuration, IngestOptions.Section);
@@ -17,6 +19,7 @@ public static class PurchaseIngestSetup
         builder.Services.AddHostedService(services => services.GetRequiredService<PurchaseBatcher>());
         builder.Services.AddSingleton<PurchaseIngest>();
         builder.Services.AddSingleton<IdempotencyKeyClaimClient>();
+        builder.Services.AddSingleton<IStartupWarmUp, PurchasePathWarmUp>();
         return builder;
     }
 }
