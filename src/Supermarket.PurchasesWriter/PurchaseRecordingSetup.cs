@@ -11,13 +11,15 @@ using Supermarket.PurchasesWriter.IdempotencyKeys;
 using Supermarket.PurchasesWriter.Recording;
 using Supermarket.ServiceDefaults;
 using Supermarket.ServiceDefaults.Configuration;
+using Supermarket.ServiceDefaults.WarmUp;
 
 namespace Supermarket.PurchasesWriter;
 
 public static class PurchaseRecordingSetup
 {
     /// <summary>Everything the Purchases writer runs: a check that the schema is current, then the purchase consumers,
-    /// the idempotency-key claims and the purchase history questions, on the queues their definitions name.
+    /// the idempotency-key claims and the purchase history questions, on the queues their definitions name, and the warm-up
+    /// that rehearses them before the writer says ready.
     /// A method of its own so the integration tests host exactly what Program.cs hosts.</summary>
     public static IHostApplicationBuilder AddPurchaseRecording(this IHostApplicationBuilder builder)
     {
@@ -38,6 +40,7 @@ public static class PurchaseRecordingSetup
         builder.Services.AddSingleton<HistoryMetrics>();
         builder.Services.AddSingleton<IPurchaseHistory, PurchaseHistory>();
         builder.Services.AddSingleton<IIdempotencyKeyStore, IdempotencyKeyStore>();
+        builder.Services.AddSingleton<IStartupWarmUp, PurchaseStoreWarmUp>();
         builder.Services.AddSupermarketBus(builder.Configuration, Topology.WriterNames, bus =>
         {
             bus.AddConsumer<PurchaseBatchRecordedConsumer, PurchaseBatchRecordedConsumerDefinition>();

@@ -34,8 +34,9 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, IMeterFacto
     private const int MaxDuplicateRounds = 5;
 
     /// <summary>The transaction that stores <paramref name="count"/> purchases: one row of parameters each
-    /// (<see cref="AddRow"/>), then the ledger entry. Built per batch, since batches differ in size.</summary>
-    private static string StoreSql(int count)
+    /// (<see cref="AddRow"/>), then the ledger entry, then <paramref name="end"/>. Built per batch, since batches differ
+    /// in size.</summary>
+    private static string StoreSql(int count, TransactionEnd end)
     {
         var sql = new StringBuilder(200 + (count * 48))
             .Append("BEGIN;\nINSERT INTO purchases (id, store_id, customer_id, purchase_date, received_at, items) VALUES ");
@@ -44,7 +45,13 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, IMeterFacto
             sql.Append(CultureInfo.InvariantCulture, $"{(row == 0 ? "" : ",")}(@i{row},@s{row},@c{row},@d{row},@r{row},@l{row})");
         }
 
-        return sql.Append(";\n").Append(SalesLedgerAppend.Sql).Append("COMMIT;").ToString();
+        return sql.Append(";\n").Append(SalesLedgerAppend.Sql).Append(end == TransactionEnd.Commit ? "COMMIT;" : "ROLLBACK;").ToString();
+    }
+
+    private enum TransactionEnd
+    {
+        Commit,
+        RollBack,
     }
 
     /// <summary>A purchase's row of <see cref="StoreSql"/>'s parameters, as <see cref="PurchaseRows"/> writes it.</summary>
@@ -58,9 +65,9 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, IMeterFacto
         parameters.AddWithValue(string.Create(CultureInfo.InvariantCulture, $"@l{row}"), PurchaseRows.Items(purchase.Items));
     }
 
-    private static async Task StoreAsync(MySqlConnection connection, IReadOnlyList<PurchaseRecorded> purchases, CancellationToken cancellationToken)
+    private static async Task StoreAsync(MySqlConnection connection, IReadOnlyList<PurchaseRecorded> purchases, TransactionEnd end, CancellationToken cancellationToken)
     {
-        await using var command = new MySqlCommand(StoreSql(purchases.Count), connection);
+        await using var command = new MySqlCommand(StoreSql(purchases.Count, end), connection);
         for (var row = 0; row < purchases.Count; row++)
         {
             AddRow(command.Parameters, row, purchases[row]);
@@ -88,7 +95,7 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, IMeterFacto
         {
             try
             {
-                await StoreAsync(connection, pending, cancellationToken);
+                await StoreAsync(connection, pending, TransactionEnd.Commit, cancellationToken);
                 return pending.Count;
             }
             catch (Exception exception)
@@ -124,6 +131,22 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, IMeterFacto
         }
 
         return 0;
+    }
+
+    /// <inheritdoc />
+    public async Task RehearseAsync(IReadOnlyList<PurchaseRecorded> purchases, CancellationToken cancellationToken)
+    {
+        await using var connection = new MySqlConnection(_connectionString);
+        await connection.OpenAsync(cancellationToken);
+        try
+        {
+            await StoreAsync(connection, purchases, TransactionEnd.RollBack, cancellationToken);
+        }
+        catch (Exception)
+        {
+            await RollBackAsync(connection);
+            throw;
+        }
     }
 
     /// <summary>

@@ -44,9 +44,11 @@ public sealed class MetricsTests(SupermarketSystem system)
 
         Assert.Matches(@"(?m)^supermarket_writer_purchases_stored_total\{[^}]*\} [1-9]", text);
         Assert.Matches(@"(?m)^supermarket_writer_write_duration_milliseconds_count\{[^}]*\} [1-9]", text);
-        // MySqlConnector's pool, through its own meter.
+        // MySqlConnector's pool, through its own meter. The pool and its meter are the test process's, shared with the
+        // collection's writer, and this host counts only what changed since it started: a connection that writer holds
+        // may read as -1 idle here.
         Assert.DoesNotContain(TestSettings.Accounts.DatabaseWriter.Password, text, StringComparison.Ordinal);
-        Assert.Matches(@"(?m)^db_client_connections_usage\{[^}]*state=""idle""[^}]*\} [0-9]", text);
+        Assert.Matches(@"(?m)^db_client_connections_usage\{[^}]*state=""idle""[^}]*\} -?[0-9]", text);
         await writer.StopAsync();
     }
 }

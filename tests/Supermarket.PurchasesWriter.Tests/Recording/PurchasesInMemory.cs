@@ -26,6 +26,9 @@ public sealed class PurchasesInMemory : IPurchaseStore
 
     public void BeAwayFor(int writes) => _awayFor = writes;
 
+    /// <summary>Rolled back: nothing kept, not even the write asked for.</summary>
+    public Task RehearseAsync(IReadOnlyList<PurchaseRecorded> purchases, CancellationToken cancellationToken) => Task.CompletedTask;
+
     public Task<int> WriteAsync(IReadOnlyList<PurchaseRecorded> purchases, CancellationToken cancellationToken)
     {
         _writes.Enqueue([.. purchases.Select(p => p.PurchaseId)]);
