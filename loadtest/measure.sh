@@ -68,7 +68,8 @@
 #                                             store a second) for 10 s from the moment ./run.sh up says ready, verified,
 #                                             COLD_TURNS (2) times, each after a stop: arrivals dropped and the POSTs'
 #                                             p99 over a system's first seconds; first the same against the ceiling
-#                                             just started, since the load generator starts cold as well
+#                                             just started. The load generator first primes itself for COLD_PRIME (3)
+#                                             seconds against a bare server of its own (--prime; 0: it starts cold)
 #   OVERLOAD=1 loadtest/measure.sh            the overload row: the writer paused (SIGSTOP) for OVERLOAD_PAUSE seconds
 #                                             (30) from OVERLOAD_AFTER (30) into an OVERLOAD_STORES (256) day, with a
 #                                             backlog limit of OVERLOAD_LIMIT_MB (16): 503s, not an unbounded queue
@@ -227,9 +228,9 @@ if [ -n "${OVERLOAD:-}" ]; then
 fi
 
 if [ -n "${COLD:-}" ]; then
-  cold=(--stores 256 --simulation Constant --rate 4 --purchases-per-hour 40 --hours 1)
-  # The yardstick in the same session: the load generator starts cold too, so the same seconds against the bare-201
-  # ceiling just started, on a box with nothing else running, say what the measurement and a bare server cost alone.
+  cold=(--stores 256 --simulation Constant --rate 4 --purchases-per-hour 40 --hours 1 --prime "${COLD_PRIME:-3}")
+  # The yardstick in the same session: the same seconds against the bare-201 ceiling just started, on a box with
+  # nothing else running, say what the measurement and a bare server cost alone.
   ./run.sh down >>"$OUT" 2>&1
   ceiling_row "cold: the quiet row's rate for 10 s, the ceiling just started" "${cold[@]}"
   for turn in $(seq "${COLD_TURNS:-2}"); do

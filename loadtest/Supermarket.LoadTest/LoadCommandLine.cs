@@ -42,6 +42,8 @@ public sealed class LoadCommandLine
     private readonly Option<int> _maxInFlight = AtLeast("--max-in-flight", "constant and ramp: cap on requests in flight; an arrival beyond it counts as dropped", Defaults.MaxInFlight, 1);
     private readonly Option<int> _warmUp = AtLeast("--warm-up", "seconds at the start whose requests are sent and verified but left out of the rate and latencies (and whose questions out of theirs)",
         (int)Defaults.WarmUp.TotalSeconds, 0);
+    private readonly Option<int> _prime = AtLeast("--prime", "seconds the load generator first sends the same load to a bare server of its own on loopback, "
+        + "so its own start (its JIT, its first connections) is not timed as the system's; the system sees none of it", (int)Defaults.Prime.TotalSeconds, 0);
 
     private readonly Option<Threshold[]> _thresholds = new("--threshold")
     {
@@ -148,7 +150,7 @@ public sealed class LoadCommandLine
             + $"{UsageError} a command line it did not understand.")
         {
             _stores, _customersPerStore, _maxItemId, _purchasesPerHour, _itemsPerPurchase, _date, _url, _hours, _simulation, _rate, _rampFrom,
-            _maxInFlight, _warmUp, _thresholds, _label, _plain, _seed, _historyQueries, _salesQueries, _livePages, _retryFor, _runId, _reports, _noVerify, _checkEveryStore,
+            _maxInFlight, _warmUp, _prime, _thresholds, _label, _plain, _seed, _historyQueries, _salesQueries, _livePages, _retryFor, _runId, _reports, _noVerify, _checkEveryStore,
             _tillCredentials, _verifyTimeout, _wholeHistoryChecksUpTo, _database, _brokerManagement, _brokerVirtualHost, _workers, compare, new ChaosCommandLine().Command,
             new HistoryFillCommandLine().Command, new FaultCommandLine().Command, new DatabaseCommandLine().Command,
             new IdleCommandLine().Command,
@@ -185,6 +187,7 @@ public sealed class LoadCommandLine
         RampFrom = parsed.GetValue(_rampFrom),
         MaxInFlight = parsed.GetValue(_maxInFlight),
         WarmUp = TimeSpan.FromSeconds(parsed.GetValue(_warmUp)),
+        Prime = TimeSpan.FromSeconds(parsed.GetValue(_prime)),
         Thresholds = parsed.GetValue(_thresholds) ?? [],
         Label = parsed.GetValue(_label),
         Plain = parsed.GetValue(_plain),

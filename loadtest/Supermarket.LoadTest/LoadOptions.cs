@@ -31,6 +31,10 @@ public sealed record LoadOptions
     /// (throughput and latency), while connections, JIT and caches warm up.</summary>
     public TimeSpan WarmUp { get; init; } = TimeSpan.Zero;
 
+    /// <summary>How long the load generator first sends the same load to a bare server of its own on loopback
+    /// (<see cref="Scenario.ClientPriming"/>), so that its own start is not timed as the system's; the system sees none of it.</summary>
+    public TimeSpan Prime { get; init; } = TimeSpan.Zero;
+
     /// <summary>What the run must meet; a breach makes the exit code 2 (see <see cref="Threshold"/>).</summary>
     public IReadOnlyList<Threshold> Thresholds { get; init; } = [];
 

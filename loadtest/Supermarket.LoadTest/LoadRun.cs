@@ -31,6 +31,12 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
             return 1;
         }
 
+        if (options.Prime > TimeSpan.Zero && options.Simulation == Simulation.Day)
+        {
+            Console.WriteLine("FAILED: --prime sends the run's rate, and the closed-loop day has none: use --simulation constant or ramp.");
+            return 1;
+        }
+
         using var ownClient = api is null ? PurchaseSender.CreateClient(options) : null;
         var http = api ?? ownClient!;
         using var queues = new QueueDepths(options.BrokerManagement, options.BrokerVirtualHost);
@@ -69,6 +75,12 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
         var database = options.Verify ? new StoredSales(options.Database) : null;
         var monitor = new LiveMonitor(options, log, queues, database is null ? null : new StorageProgress(database, http, ledgerBefore), day.Zones);
         var startedAt = DateTimeOffset.UtcNow;
+
+        if (options.Prime > TimeSpan.Zero)
+        {
+            var primed = await ClientPriming.PrimeAsync(options);
+            Console.WriteLine($"The load generator primed: {primed:N0} purchases to a bare server of its own over {options.Prime.TotalSeconds:N0} s");
+        }
 
         Console.WriteLine(Headline(options));
         var readers = new DayReaders(http, options);

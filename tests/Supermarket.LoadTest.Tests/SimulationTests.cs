@@ -1,3 +1,5 @@
+using System.Net;
+using System.Net.Sockets;
 using Supermarket.LoadTest;
 using Supermarket.LoadTest.Reporting;
 using Supermarket.LoadTest.Scenario;
@@ -49,7 +51,33 @@ public sealed class SimulationTests
         Assert.Equal([("all stores", 4, (double?)0)], day.Zones().Select(zone => (zone.Zone, zone.Stores, zone.OpenedAt)));
     }
 
+    [Fact]
+    public async Task Priming_sends_the_runs_rate_to_a_server_of_its_own_and_nothing_to_the_system()
+    {
+        var system = new TcpListener(IPAddress.Loopback, 0);
+        system.Start();
+        var connected = 0;
+        var accepting = Task.Run(async () =>
+        {
+            while (true)
+            {
+                using var connection = await system.AcceptTcpClientAsync();
+                Interlocked.Increment(ref connected);
+            }
+        });
+        var options = LoadOptions.Parse(["--simulation", "constant", "--stores", "4", "--rate", "10", "--prime", "2",
+            "--url", $"http://127.0.0.1:{((IPEndPoint)system.LocalEndpoint).Port}"]);
+
+        var primed = await ClientPriming.PrimeAsync(options).WaitAsync(TimeSpan.FromSeconds(30));
+
+        Assert.Equal(80, primed); // 4 stores at 10 a second for 2 s, every one answered 201
+        Assert.Equal(0, Volatile.Read(ref connected));
+        system.Stop();
+        await Assert.ThrowsAnyAsync<Exception>(() => accepting);
+    }
+
     [Theory]
+    [InlineData("--prime", "-1")]
     [InlineData("--simulation", "sometimes")]
     [InlineData("--rate", "0")]
     [InlineData("--ramp-from", "-1")]
