@@ -66,6 +66,13 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
                 DatabasePatienceBeforeTheDay,
                 away => Console.WriteLine($"MariaDB is away ({away.Message}); reading what stands before the day again"));
 
+        // Before the day's clocks start (the schedule's, the log's): what was due during the priming is not due at once.
+        if (options.Prime > TimeSpan.Zero)
+        {
+            var primed = await ClientPriming.PrimeAsync(options);
+            Console.WriteLine($"The load generator primed: {primed:N0} purchases to a bare server of its own over {options.Prime.TotalSeconds:N0} s");
+        }
+
         // Room for a retry of every purchase, and then some, when the run retries.
         var log = new RequestLog(options.TotalPurchases * (options.Retries ? 3 : 1));
         var tally = new SalesTally(sampled);
@@ -75,12 +82,6 @@ public sealed class LoadRun(LoadOptions options, HttpClient? api = null)
         var database = options.Verify ? new StoredSales(options.Database) : null;
         var monitor = new LiveMonitor(options, log, queues, database is null ? null : new StorageProgress(database, http, ledgerBefore), day.Zones);
         var startedAt = DateTimeOffset.UtcNow;
-
-        if (options.Prime > TimeSpan.Zero)
-        {
-            var primed = await ClientPriming.PrimeAsync(options);
-            Console.WriteLine($"The load generator primed: {primed:N0} purchases to a bare server of its own over {options.Prime.TotalSeconds:N0} s");
-        }
 
         Console.WriteLine(Headline(options));
         var readers = new DayReaders(http, options);
