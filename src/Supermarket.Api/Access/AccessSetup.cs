@@ -67,6 +67,7 @@ public static class AccessSetup
                     statusCode: StatusCodes.Status429TooManyRequests, title: "Too many requests.").ExecuteAsync(rejected.HttpContext));
             };
         });
+        builder.Services.AddSingleton<OwnPortClient>();
         return builder;
     }
 

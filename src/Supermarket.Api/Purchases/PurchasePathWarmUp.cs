@@ -5,14 +5,12 @@ using System.Net.Http.Headers;
 using System.Text;
 using System.Text.Json;
 using MassTransit.Serialization;
-using Microsoft.AspNetCore.Hosting.Server;
-using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Options;
+using Supermarket.Api.Access;
 using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.Purchases;
 using Supermarket.Security;
-using Supermarket.ServiceDefaults.Management;
 using Supermarket.ServiceDefaults.WarmUp;
 
 namespace Supermarket.Api.Purchases;
@@ -23,8 +21,8 @@ namespace Supermarket.Api.Purchases;
 /// answer are compiled before the first till arrives, and nothing reaches the broker. Then what a recorded purchase runs
 /// here besides the broker: its group serialised as MassTransit serialises it, and the 201 written.
 /// </summary>
-public sealed class PurchasePathWarmUp(IServer server, IServiceProvider services, IOptions<ManagementOptions> management,
-    IOptions<AuthOptions> auth, IOptions<CatalogOptions> catalog) : IStartupWarmUp
+public sealed class PurchasePathWarmUp(OwnPortClient ownPort, IServiceProvider services, IOptions<CatalogOptions> catalog)
+    : IStartupWarmUp
 {
     /// <summary>Long enough for the hot methods' second compilation (tiered, after 30 calls) to be under way.</summary>
     private static readonly TimeSpan Duration = TimeSpan.FromSeconds(2);
@@ -39,17 +37,10 @@ public sealed class PurchasePathWarmUp(IServer server, IServiceProvider services
 
     public async Task RunAsync(CancellationToken cancellation)
     {
-        // The tests' in-memory server has no address to post to.
-        if (PublicAddress() is not { } address)
+        using var client = ownPort.Create(auth => LocalCredentials.ForTill(auth, store: 1, Duration + TimeSpan.FromMinutes(1)));
+        if (client is null)
         {
             return;
-        }
-
-        using var client = new HttpClient(new SocketsHttpHandler { UseProxy = false }) { BaseAddress = address };
-        if (auth.Value is { RequireForCourseApi: true, SigningKey.Length: > 0 })
-        {
-            client.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer",
-                LocalCredentials.ForTill(auth.Value, store: 1, Duration + TimeSpan.FromMinutes(1)));
         }
 
         await PostRefusedPurchasesAsync(client, cancellation);
@@ -88,21 +79,6 @@ public sealed class PurchasePathWarmUp(IServer server, IServiceProvider services
                 await PurchaseAccepted.Created(purchase.PurchaseId).ExecuteAsync(answered);
             }
         }
-    }
-
-    /// <summary>The first plain-HTTP address Kestrel listens on that is not the management port; a wildcard one
-    /// through loopback.</summary>
-    private Uri? PublicAddress()
-    {
-        var listened = server.Features.Get<IServerAddressesFeature>()?.Addresses.Select(BindingAddress.Parse)
-            .FirstOrDefault(binding => binding.Scheme == Uri.UriSchemeHttp && binding.Port > 0 && binding.Port != management.Value.Port);
-        if (listened is null)
-        {
-            return null;
-        }
-
-        var host = listened.Host is "+" or "*" or "0.0.0.0" or "[::]" or "localhost" ? "127.0.0.1" : listened.Host;
-        return new Uri(string.Create(CultureInfo.InvariantCulture, $"http://{host}:{listened.Port}/"));
     }
 
     /// <summary>A till's usual purchase of ten lines, the last of an item past the catalog.</summary>
