@@ -44,8 +44,7 @@ take_topology_options() {
   done
 }
 
-# (Re)starts the AppHost with these arguments (its options, then --day and the load test's) and waits until the
-# public API is healthy.
+# (Re)starts the AppHost with these arguments (its options) and waits until the public API is healthy.
 up() { # apphost args...
   "$ROOT/scripts/services.sh" install
   stop_apphost
@@ -61,22 +60,10 @@ up() { # apphost args...
   log "system ready: $(api_url) (Swagger UI at /swagger)"
 }
 
-# Runs the day the AppHost was given (its load-test resource) to its end: its console here, its exit code ours. The
-# day bounds itself (the load test's own deadlines); the AppHost gone ends the wait.
-day() {
-  local code follower
-  resource load-test >/dev/null || die "the AppHost has no load-test resource"
-  aspire logs load-test --follow 2>/dev/null &
-  follower=$!
-  until resource load-test | jq -e '.state | IN("Finished", "Exited", "FailedToStart")' >/dev/null; do
-    apphost_running || die "the AppHost stopped during the day"
-    sleep 2
-  done
-  sleep 1
-  kill_tree "$follower"
-  code=$(resource load-test | jq -r '.exitCode // 1')
-  log "the load test ended with exit code $code"
-  return "$code"
+# Runs the load test (its day, or its chaos run) against the system up: the .NET way, as the README does by hand.
+load_test() { # load test args...
+  log "the load test: $*"
+  dotnet run -c Release --project "$ROOT/loadtest/Supermarket.LoadTest" -- "$@"
 }
 
 command=${1:-}
@@ -99,10 +86,11 @@ case $command in
       stop_apphost
       "$ROOT/scripts/containers.sh" up
       log "the chaos run against the containers; its reports: $out"
-      exec dotnet run -c Release --project "$ROOT/loadtest/Supermarket.LoadTest" -- chaos --out "$out" "${OTHER_ARGS[@]}"
+      load_test chaos --out "$out" "${OTHER_ARGS[@]}"
+      exit
     fi
-    up "${TOPOLOGY[@]}" --day chaos "${TOPOLOGY[@]}" --out "$out" "${OTHER_ARGS[@]}"
-    day
+    up "${TOPOLOGY[@]}"
+    load_test chaos "${TOPOLOGY[@]}" --out "$out" "${OTHER_ARGS[@]}"
     ;;
   --in-containers)
     shift
@@ -114,7 +102,7 @@ case $command in
     ;;
   *)
     take_topology_options "$@"
-    up "${TOPOLOGY[@]}" --day "${OTHER_ARGS[@]}"
-    day
+    up "${TOPOLOGY[@]}"
+    load_test "${OTHER_ARGS[@]}"
     ;;
 esac

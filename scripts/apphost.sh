@@ -68,14 +68,6 @@ stop_apphost() {
   done
 }
 
-# Ends a process and every process under it (a function run in the background is a subshell: killing it alone would
-# leave what it started running).
-kill_tree() { # pid
-  local child
-  for child in $(pgrep -P "$1" || true); do kill_tree "$child"; done
-  kill "$1" 2>/dev/null || true
-}
-
 # PID 1 here does not reap orphans, so `kill -0` is true for a zombie: look at the state too.
 alive() { local stat; stat=$(ps -o stat= -p "$1" 2>/dev/null) && [[ $stat != Z* ]]; }
 

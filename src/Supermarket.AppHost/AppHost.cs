@@ -9,11 +9,9 @@ using Supermarket.AppHost.Topology;
 
 // The whole system, written once: `./run.sh up` (or `dotnet run --project src/Supermarket.AppHost`) starts it and the
 // Aspire dashboard shows it. Options: --api-replicas N, --writers M, --broker-nodes N, --aggregator-shards N,
-// --aggregator-replicas R (SystemTopology); after --day,
-// the load test's options for a day to run once the system is up (./run.sh's main job, or its chaos run).
-var (options, day) = LoadTestDay.Split(args);
-var builder = DistributedApplication.CreateBuilder(options);
-var topology = SystemTopology.Bind(builder.Configuration, options);
+// --aggregator-replicas R (SystemTopology). The load test is not part of it: ./run.sh runs it once the system is up.
+var builder = DistributedApplication.CreateBuilder(args);
+var topology = SystemTopology.Bind(builder.Configuration, args);
 
 var accounts = MachineAccounts.AsParameters(builder);
 
@@ -63,11 +61,9 @@ var apis = topology.ApiProcesses().Select(api => builder.AddProject<Projects.Sup
 
 // The public API is the resource named "api": the API itself, or nginx in front of its replicas, waiting for an answer
 // as long as the API says a proxy must.
-IResourceBuilder<IResource> publicApi = apis.Count == 1 ? apis[0] : builder.AddNginx(topology, apis);
-
-if (day is not null)
+if (apis.Count > 1)
 {
-    builder.AddLoadTestDay(day, publicApi);
+    builder.AddNginx(topology, apis);
 }
 
 builder.Build().Run();

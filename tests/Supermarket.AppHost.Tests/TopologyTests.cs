@@ -150,23 +150,6 @@ public sealed class TopologyTests
     }
 
     [Fact]
-    public async Task A_day_runs_as_the_load_test_after_the_api_and_a_chaos_run_adds_nothing_else()
-    {
-        await using (var day = await ModelAsync("--day", "--stores", "4"))
-        {
-            Assert.Equal(["--stores", "4"], await ArgumentsAsync(day, "load-test"));
-            Assert.DoesNotContain("previous-writer", Processes(day));
-            Assert.Contains(Resource(day, "load-test").Annotations.OfType<WaitAnnotation>(), wait => wait.Resource.Name == "api");
-        }
-
-        await using var chaos = await ModelAsync("--api-replicas", "2", "--day", "chaos", "--api-replicas", "2");
-        Assert.Equal(["chaos", "--api-replicas", "2"], await ArgumentsAsync(chaos, "load-test"));
-        // The chaos run's own processes (the previous release's writer) are its business, not the system's.
-        await using var system = await ModelAsync("--api-replicas", "2");
-        Assert.Equal(Processes(system), Processes(chaos).Where(name => name != "load-test"));
-    }
-
-    [Fact]
     public async Task Every_writer_offers_the_replay_of_the_purchases_it_set_aside()
     {
         await using var model = await ModelAsync("--writers", "2");

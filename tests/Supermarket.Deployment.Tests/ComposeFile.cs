@@ -16,16 +16,8 @@ public static partial class ComposeFile
     public static string DefaultRuntimeImage() =>
         Lines.Select(line => DefaultRuntime().Match(line)).Single(match => match.Success).Groups["image"].Value;
 
-    public static string RepositoryRoot()
-    {
-        var directory = new DirectoryInfo(AppContext.BaseDirectory);
-        while (directory is not null && !File.Exists(Path.Combine(directory.FullName, "Supermarket.sln")))
-        {
-            directory = directory.Parent;
-        }
-
-        return directory?.FullName ?? throw new InvalidOperationException("Supermarket.sln not found above the test folder.");
-    }
+    public static string RepositoryRoot() => Supermarket.LoadTest.Repository.Root()
+        ?? throw new InvalidOperationException("Supermarket.sln not found above the test folder.");
 
     [GeneratedRegex(@"^\s+(?<name>APP):\s*(?<value>\S+)\s*$")]
     private static partial Regex BuildArg();

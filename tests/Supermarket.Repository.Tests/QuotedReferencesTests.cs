@@ -1,6 +1,6 @@
 using System.Text.RegularExpressions;
 
-namespace Supermarket.Deployment.Tests;
+namespace Supermarket.Repository.Tests;
 
 /// <summary>
 /// What the documentation and the strings users and operators meet quote exists: a file or folder of the repository, a
@@ -12,7 +12,7 @@ namespace Supermarket.Deployment.Tests;
 /// </summary>
 public sealed partial class QuotedReferencesTests
 {
-    private static readonly string Root = ComposeFile.RepositoryRoot();
+    private static readonly string Root = RepositoryRoot.Path;
 
     /// <summary>The folders a quoted path of the repository starts with.</summary>
     private static readonly string[] Folders = ["src/", "tests/", "tools/", "scripts/", "loadtest/", "benchmarks/", "docs/", "docker/", "infra/", ".ci/"];

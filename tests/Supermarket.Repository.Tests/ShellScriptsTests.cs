@@ -1,6 +1,6 @@
 using System.Diagnostics;
 
-namespace Supermarket.Deployment.Tests;
+namespace Supermarket.Repository.Tests;
 
 /// <summary>
 /// Every shell script of the repository (run.sh, test.sh, .ci/run, scripts/, loadtest/, docker/, infra/hooks/) passes
@@ -9,7 +9,7 @@ namespace Supermarket.Deployment.Tests;
 /// </summary>
 public sealed class ShellScriptsTests
 {
-    private static readonly string Root = ComposeFile.RepositoryRoot();
+    private static readonly string Root = RepositoryRoot.Path;
 
     [Fact]
     public async Task Every_shell_script_is_shellcheck_clean()

@@ -3,7 +3,7 @@ using System.Reflection;
 using System.Text.RegularExpressions;
 using MassTransit;
 
-namespace Supermarket.Deployment.Tests;
+namespace Supermarket.Repository.Tests;
 
 /// <summary>One name, one thing, across every assembly the deployment ships: a newcomer who finds a type by its name
 /// finds the one it means, and a setting's section names one options class and one row of docs/settings.md.</summary>
@@ -39,7 +39,7 @@ public sealed partial class NamingTests
     [Fact]
     public void No_two_types_in_the_sources_share_a_name_tests_included()
     {
-        var root = ComposeFile.RepositoryRoot();
+        var root = RepositoryRoot.Path;
         var declared = new[] { "src", "tests", "loadtest", "benchmarks", "tools" }
             .SelectMany(folder => Directory.EnumerateFiles(Path.Combine(root, folder), "*.cs", SearchOption.AllDirectories))
             .Where(file => !file.Split(Path.DirectorySeparatorChar).Any(part => part is "bin" or "obj"))
@@ -64,7 +64,7 @@ public sealed partial class NamingTests
 
         Assert.NotEmpty(consumers);
         Assert.All(consumers, consumer => Assert.EndsWith("Consumer", consumer.Name, StringComparison.Ordinal));
-        var sources = Directory.EnumerateFiles(Path.Combine(ComposeFile.RepositoryRoot(), "src"), "*.cs", SearchOption.AllDirectories)
+        var sources = Directory.EnumerateFiles(Path.Combine(RepositoryRoot.Path, "src"), "*.cs", SearchOption.AllDirectories)
             .Select(Path.GetFileNameWithoutExtension).ToHashSet();
         Assert.All(consumers, consumer => Assert.Contains(consumer.Name + "Definition", sources));
     }
@@ -75,7 +75,7 @@ public sealed partial class NamingTests
         var sections = SupermarketTypes()
             .Select(type => type.GetField("Section", BindingFlags.Public | BindingFlags.Static)?.GetRawConstantValue() as string)
             .OfType<string>().ToList();
-        var rows = File.ReadLines(Path.Combine(ComposeFile.RepositoryRoot(), "docs", "settings.md"))
+        var rows = File.ReadLines(Path.Combine(RepositoryRoot.Path, "docs", "settings.md"))
             .Select(line => SettingsRow().Match(line)).Where(match => match.Success).Select(match => match.Groups["section"].Value).ToList();
 
         Assert.Equal(sections.Count, sections.Distinct().Count());
@@ -137,7 +137,7 @@ public sealed partial class NamingTests
 
     /// <summary>docs/settings.md's table: each section's row.</summary>
     private static Dictionary<string, string> SettingsRows() =>
-        File.ReadLines(Path.Combine(ComposeFile.RepositoryRoot(), "docs", "settings.md"))
+        File.ReadLines(Path.Combine(RepositoryRoot.Path, "docs", "settings.md"))
             .Select(line => (Line: line, Match: SettingsRow().Match(line))).Where(row => row.Match.Success)
             .ToDictionary(row => row.Match.Groups["section"].Value, row => row.Line);
 
