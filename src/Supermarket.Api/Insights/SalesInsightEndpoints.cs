@@ -2,11 +2,13 @@ using System.ComponentModel;
 using System.Globalization;
 using MassTransit;
 using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.Extensions.Options;
 using Supermarket.Api.Access;
 using Supermarket.Api.OpenApi;
 using Supermarket.Api.Problems;
 using Supermarket.Api.Purchases;
 using Supermarket.Api.Workers;
+using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.Sales;
 
 namespace Supermarket.Api.Insights;
@@ -76,3 +78,7 @@ public static class SalesInsightEndpoints
             return shape(answer);
         });
 }
+
+/// <summary>What the sales GETs are answered with, bound as one parameter (<c>[AsParameters]</c>).</summary>
+public sealed record SalesInsightServices(
+    SalesShardClients Shards, WorkerQuestions Questions, IOptions<CatalogOptions> Catalog, IOptions<InsightOptions> Options);

@@ -77,3 +77,6 @@ public static class ClientErrors
 
     private static string Seconds(TimeSpan time) => ((int)Math.Ceiling(time.TotalSeconds)).ToString(System.Globalization.CultureInfo.InvariantCulture);
 }
+
+/// <summary>What was wrong with a request: the field (as the client named it) and why.</summary>
+public readonly record struct InputError(string Field, string Reason);

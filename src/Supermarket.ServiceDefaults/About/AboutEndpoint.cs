@@ -82,3 +82,10 @@ public static class AboutEndpoint
         return section;
     }
 }
+
+/// <summary>An options class bound from a configuration section, as registered by <c>AddValidatedOptions</c>.</summary>
+public sealed record SettingsSection(string Name, Type OptionsType);
+
+/// <summary>Something a service says of itself on <c>/about</c> beside its settings, read at each GET (a sales shard's
+/// items, memory and position).</summary>
+public sealed record AboutFact(string Name, Func<object?> Read);
