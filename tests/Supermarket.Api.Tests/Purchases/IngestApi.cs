@@ -12,10 +12,9 @@ namespace Supermarket.Api.Tests.Purchases;
 /// The API as Program.cs builds it, tills' credentials required, with MassTransit's in-memory test harness in place of
 /// RabbitMQ (the pattern of MassTransit's WebApplicationFactory sample): every registration is production's, only the
 /// transport differs. The writer's side of an Idempotency-Key claim is a handler giving the answer a test chooses, or
-/// none at all (the claim is then never answered); a test may add the handlers of other workers (<paramref name="workers"/>).
+/// none at all (the claim is then never answered).
 /// </summary>
-public sealed class IngestApi(IdempotencyKeyClaimed? claimAnswer, Action<IPublishPipeConfigurator>? configurePublish = null,
-    Action<IBusRegistrationConfigurator>? workers = null)
+public sealed class IngestApi(IdempotencyKeyClaimed? claimAnswer, Action<IPublishPipeConfigurator>? configurePublish = null)
     : WebApplicationFactory<Program>
 {
     /// <summary>Short, so that a test of an unanswered claim or an unconfirmed publish ends soon.</summary>
@@ -65,7 +64,6 @@ public sealed class IngestApi(IdempotencyKeyClaimed? claimAnswer, Action<IPublis
                     bus.AddHandler<ClaimIdempotencyKey>(context => context.RespondAsync(claimAnswer));
                 }
 
-                workers?.Invoke(bus);
                 bus.UsingInMemory((context, memory) =>
                 {
                     if (configurePublish is not null)
