@@ -1,4 +1,5 @@
-using Supermarket.Contracts.Ledger;
+using Supermarket.Contracts.Sales;
+using Supermarket.Database.Ledger;
 
 namespace Supermarket.Benchmarks;
 

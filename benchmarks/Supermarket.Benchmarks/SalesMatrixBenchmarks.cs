@@ -2,7 +2,8 @@ using System.Runtime.InteropServices;
 using BenchmarkDotNet.Attributes;
 using BenchmarkDotNet.Configs;
 using Supermarket.Contracts.Catalog;
-using Supermarket.Contracts.Ledger;
+using Supermarket.Contracts.Sales;
+using Supermarket.Database.Ledger;
 using Supermarket.SalesCounting;
 
 namespace Supermarket.Benchmarks;

@@ -1,6 +1,6 @@
 using BenchmarkDotNet.Attributes;
 using Supermarket.Contracts.Catalog;
-using Supermarket.Contracts.Ledger;
+using Supermarket.Contracts.Sales;
 using Supermarket.SalesCounting;
 
 namespace Supermarket.Benchmarks;

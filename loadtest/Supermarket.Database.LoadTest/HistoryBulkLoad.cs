@@ -2,6 +2,7 @@ using System.Text;
 using Dapper;
 using MySqlConnector;
 using Supermarket.Contracts.Purchases;
+using Supermarket.Database.Ledger;
 using Supermarket.Database.Purchases;
 
 namespace Supermarket.Database.LoadTest;

@@ -1,6 +1,7 @@
 using Dapper;
 using MySqlConnector;
-using Supermarket.Contracts.Ledger;
+using Supermarket.Contracts.Sales;
+using Supermarket.Database.Ledger;
 
 namespace Supermarket.Database.LoadTest;
 

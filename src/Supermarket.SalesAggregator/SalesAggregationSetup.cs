@@ -5,6 +5,8 @@ using Supermarket.Contracts.Sales;
 using Supermarket.Database;
 using Supermarket.Database.Ledger;
 using Supermarket.Messaging;
+using Supermarket.SalesAggregator.Checkpoints;
+using Supermarket.SalesAggregator.Counting;
 using Supermarket.SalesAggregator.Ledger;
 using Supermarket.SalesAggregator.Questions;
 using Supermarket.SalesAggregator.Sharding;

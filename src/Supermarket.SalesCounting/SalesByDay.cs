@@ -2,7 +2,7 @@ using System.Buffers.Binary;
 using System.IO.Compression;
 using System.Runtime.CompilerServices;
 using Supermarket.Contracts.Catalog;
-using Supermarket.Contracts.Ledger;
+using Supermarket.Contracts.Sales;
 
 namespace Supermarket.SalesCounting;
 

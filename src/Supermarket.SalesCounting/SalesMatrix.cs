@@ -1,7 +1,7 @@
 using System.Numerics;
 using System.Runtime.Intrinsics.X86;
 using Supermarket.Contracts.Catalog;
-using Supermarket.Contracts.Ledger;
+using Supermarket.Contracts.Sales;
 
 namespace Supermarket.SalesCounting;
 

@@ -1,13 +1,14 @@
 using System.Reflection;
 using System.Text.RegularExpressions;
-using Supermarket.PurchasesWriter.Recording;
-using Supermarket.SalesAggregator.Questions;
 using Supermarket.Api.Insights;
 using Supermarket.Api.Purchases;
 using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.Sales;
 using Supermarket.Database;
 using Supermarket.Messaging;
+using Supermarket.PurchasesWriter.Recording;
+using Supermarket.SalesAggregator;
+using Supermarket.SalesAggregator.Questions;
 using Supermarket.ServiceDefaults.Observability;
 
 namespace Supermarket.Deployment.Tests;

@@ -1,5 +1,5 @@
 using Supermarket.Contracts.Catalog;
-using Supermarket.Contracts.Ledger;
+using Supermarket.Contracts.Sales;
 
 namespace Supermarket.SalesCounting.Tests;
 

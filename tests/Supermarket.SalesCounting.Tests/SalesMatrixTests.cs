@@ -1,5 +1,4 @@
 using Supermarket.Contracts.Catalog;
-using Supermarket.Contracts.Ledger;
 using Supermarket.Contracts.Sales;
 using Supermarket.SalesCounting;
 using Supermarket.Tests.Shared;

@@ -1,7 +1,8 @@
 using System.Globalization;
 using System.Text;
-using Supermarket.Contracts.Ledger;
 using Supermarket.Contracts.Purchases;
+using Supermarket.Contracts.Sales;
+using Supermarket.Database.Ledger;
 
 namespace Supermarket.Database.Purchases;
 

@@ -7,6 +7,7 @@ using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using MySqlConnector;
 using Supermarket.Contracts.Purchases;
+using Supermarket.Database.Ledger;
 using Supermarket.ServiceDefaults.Observability;
 
 namespace Supermarket.Database.Purchases;

@@ -2,7 +2,8 @@ using Dapper;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using MySqlConnector;
-using Supermarket.Contracts.Ledger;
+using Supermarket.Contracts.Sales;
+using Supermarket.Database.Ledger;
 using Supermarket.Database.Purchases;
 
 namespace Supermarket.Database.Schema;

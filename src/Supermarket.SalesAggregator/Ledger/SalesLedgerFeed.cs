@@ -1,9 +1,10 @@
 using System.Diagnostics;
 using System.Runtime.InteropServices;
 using Microsoft.Extensions.Options;
-using Supermarket.Contracts.Ledger;
+using Supermarket.Contracts.Sales;
 using Supermarket.Database.Ledger;
-using Supermarket.SalesAggregator.Questions;
+using Supermarket.SalesAggregator.Checkpoints;
+using Supermarket.SalesAggregator.Counting;
 using Supermarket.SalesCounting;
 
 namespace Supermarket.SalesAggregator.Ledger;
@@ -11,8 +12,8 @@ namespace Supermarket.SalesAggregator.Ledger;
 /// <summary>
 /// Keeps the matrix equal to what MySQL holds: starts from the last checkpoint (or from nothing), applies every
 /// sales ledger entry after it once, then follows the ledger as the writer appends to it, and saves a checkpoint now
-/// and then. Each line is counted twice: into the all-time matrix and into its day (<see cref="SalesByDay"/>). The only
-/// thread that records into either, so a checkpoint copy is never torn.
+/// and then (<see cref="CheckpointCopy"/>). Each line is counted twice: into the all-time matrix and into its day
+/// (<see cref="SalesByDay"/>), on this one thread.
 /// </summary>
 /// <remarks>
 /// Why this is exact: an entry is written in the same transaction as the purchases it holds and holds only those that
@@ -30,38 +31,15 @@ public sealed class SalesLedgerFeed(
     /// applied in well under a second.</summary>
     private static readonly TimeSpan LoopStopWait = TimeSpan.FromSeconds(10);
 
-    /// <summary>A checkpoint saves the chunks changed since its base while they are at most one in this many.</summary>
-    private const int ChunksAChangeAtMost = 32;
-
     private readonly AggregatorOptions _options = options.Value;
+    private readonly CheckpointCopy _checkpoints = new(matrix, checkpoint, options.Value.CheckpointInterval, logger);
     private readonly List<SaleLine> _lines = new(1024);
     private LedgerPosition _position = LedgerPosition.Start;
-    private LedgerPosition? _checkpointed;
     private LedgerIdentity _identity;
     private long _started;
     private long _entriesRead;
-    private long _lastCheckpoint;
     private bool _fromCheckpoint;
     private bool _reportedMissing;
-    /// <summary>The save in progress, or the last; null if it failed.</summary>
-    private Task<Saved?> _saving = Task.FromResult<Saved?>(null);
-
-    /// <summary>The chunks of the matrix changed since the base copy <see cref="_base"/> names was taken.</summary>
-    private readonly MatrixChanges _changed = new(matrix);
-
-    /// <summary>The base file the checkpoints name, the chunks changed since beside it; null while none is saved (or
-    /// one is being saved), so the next save writes a whole copy.</summary>
-    private string? _base;
-
-    /// <summary>Moves on each time the marks are cleared (a new base begun, a rebuild): a save begun before names a base
-    /// the marks no longer count from, or of a matrix a rebuild cleared.</summary>
-    private int _marksSince;
-
-    /// <summary>A checkpoint's copy while it is taken, a part between two reads of the ledger; null between checkpoints.</summary>
-    private SalesMatrix? _copy;
-
-    /// <summary>How many of the matrix's counters <see cref="_copy"/> holds so far.</summary>
-    private long _copied;
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
@@ -110,17 +88,17 @@ public sealed class SalesLedgerFeed(
                 readiness.CaughtUp(readNumber);
             }
 
-            if (caughtUp && _copy is not null)
+            if (caughtUp && _checkpoints.Copying)
             {
-                CopyNextPart();
+                _checkpoints.CopyNextPart(_identity.Id, _position, SavedDays);
             }
-            else if (caughtUp && readiness.WaitingFor is null && Stopwatch.GetElapsedTime(_lastCheckpoint) >= _options.CheckpointInterval)
+            else if (caughtUp && readiness.WaitingFor is null && _checkpoints.Due)
             {
-                BeginCheckpoint();
+                _checkpoints.Begin(_identity.Id, _position, SavedDays);
             }
 
             // While a checkpoint is copied, read again at once: its next part follows the next read.
-            if (caughtUp && _copy is null)
+            if (caughtUp && !_checkpoints.Copying)
             {
                 await Task.WhenAny(readiness.ReadWanted, DelayAsync(pollWait, stoppingToken));
             }
@@ -128,10 +106,9 @@ public sealed class SalesLedgerFeed(
     }
 
     /// <summary>Saves a last checkpoint once the loop has stopped applying entries: not when the host's shutdown time is
-    /// spent (the token), which a service stopped before this one may have used up, but when the loop itself has ended,
-    /// after the page it was applying (#72: a copy taken beside it held part of a page beyond its position, and the
-    /// restart counted that part twice, for good). A loop that does not end within <see cref="LoopStopWait"/> (a ledger
-    /// read that ignores its cancellation) leaves the last checkpoint saved: a restart reads on from there.</summary>
+    /// spent (the token), which a service stopped before may have used up, but after the page it was applying: a copy
+    /// beside it would hold part of a page beyond its position. A loop that does not end within
+    /// <see cref="LoopStopWait"/> leaves the last checkpoint saved: a restart reads on from there.</summary>
     public override async Task StopAsync(CancellationToken cancellationToken)
     {
         await base.StopAsync(cancellationToken);
@@ -139,28 +116,16 @@ public sealed class SalesLedgerFeed(
         {
             logger.LogWarning("The sales ledger feed did not stop within {Seconds} s; no checkpoint is taken at the stop, the last one saved stays",
                 LoopStopWait.TotalSeconds);
-            await _saving;
+            await _checkpoints.Saving;
             return;
         }
 
-        // Nothing records any more: what changed since the base, or the whole matrix, is copied at once.
-        _copy = null;
-        if (readiness.Ready.IsCompleted && NothingSavingAndSomethingNew())
+        if (readiness.Ready.IsCompleted)
         {
-            if (ChangedSinceBase() is { } changed)
-            {
-                SaveInBackground(changed, SavedDays(), _position);
-            }
-            else
-            {
-                var copy = NewCopy();
-                ClearMarks();
-                matrix.CopyTo(copy);
-                SaveInBackground(new SavedMatrix.Whole(copy), SavedDays(), _position);
-            }
+            await _checkpoints.SaveAtStopAsync(_identity.Id, _position, SavedDays);
         }
 
-        await _saving;
+        await _checkpoints.Saving;
     }
 
     private async Task StartFromCheckpointAsync(CancellationToken stoppingToken)
@@ -186,12 +151,12 @@ public sealed class SalesLedgerFeed(
             readiness.UndatedUnits = loaded.UndatedUnits;
             // Its base stays another process's file (a replica's, or this one's before a restart, which its writer deletes
             // once it saves another base), so the first save here writes a base of this process's own.
-            (_position, _checkpointed, _fromCheckpoint) = (position, position, true);
+            (_position, _fromCheckpoint) = (position, true);
             logger.LogInformation("Loaded the checkpoint {Path} (ledger entries up to {Seq}; {Matrix}) in {Elapsed} ms", checkpoint.FilePath, position.Seq,
                 loaded.Base is { } matrixBase ? $"a base and {matrixBase.Changed.Count} chunks changed since" : "the matrix whole", watch.ElapsedMilliseconds);
         }
 
-        _lastCheckpoint = Stopwatch.GetTimestamp();
+        _checkpoints.Started(_fromCheckpoint ? _position : null);
     }
 
     /// <summary>Counts the entries that follow on from the position, in order, and stops at the first that does not:
@@ -244,17 +209,13 @@ public sealed class SalesLedgerFeed(
             }
 
             var outside = matrix.RecordSales(CollectionsMarshal.AsSpan(_lines));
-            _changed.Mark(CollectionsMarshal.AsSpan(_lines));
+            _checkpoints.Counted(CollectionsMarshal.AsSpan(_lines));
             if (SalesLedgerEntry.IsUndated(entry.Sales))
             {
                 readiness.UndatedUnits += UnitsHeld(_lines);
             }
 
             days.RecordSales(CollectionsMarshal.AsSpan(_lines));
-            if (_copy is not null)
-            {
-                matrix.RecordSalesCopied(_copy, CollectionsMarshal.AsSpan(_lines), _copied);
-            }
 
             if (outside > 0)
             {
@@ -342,135 +303,16 @@ public sealed class SalesLedgerFeed(
         _identity = await ledger.IdentityAsync(stoppingToken);
         // Not ready before the matrix is cleared: a question ranked across the clear sees the rebuild begin and waits.
         readiness.Rebuilding();
-        (_copy, _base) = (null, null);
         matrix.Clear();
-        ClearMarks();
+        _checkpoints.Cleared();
         days.Clear();
         readiness.UndatedUnits = 0;
-        (_position, _checkpointed, _fromCheckpoint, _entriesRead, _started) = (LedgerPosition.Start, null, false, 0, Stopwatch.GetTimestamp());
-    }
-
-    /// <summary>Begins a checkpoint. While few chunks changed since the base, those are copied at once and saved
-    /// beside the base's name (a copy of a few MB). Otherwise the matrix is copied a part after each read of the ledger
-    /// (<see cref="CopyNextPart"/>), the sales recorded meanwhile reaching the parts copied already, and the whole copy
-    /// is saved in the background as the new base, so counting and the questions go on throughout. A whole copy is let
-    /// go and collected once saved: a shard's matrix takes its memory twice only while a base is taken, and the
-    /// replicas of a large chain's shards would otherwise each hold a second matrix for good.</summary>
-    private void BeginCheckpoint()
-    {
-        _lastCheckpoint = Stopwatch.GetTimestamp();
-        if (!NothingSavingAndSomethingNew())
-        {
-            return;
-        }
-
-        if (ChangedSinceBase() is { } changed)
-        {
-            SaveInBackground(changed, SavedDays(), _position);
-            return;
-        }
-
-        // The marks count from this copy on; no checkpoint names a base until this one is saved.
-        (_copy, _copied, _base) = (NewCopy(), 0, null);
-        ClearMarks();
-        CopyNextPart();
-    }
-
-    /// <summary>From now on the marks count against a base not yet saved: a save begun before (beside the base before,
-    /// or of a matrix a rebuild cleared) is not saved beside again.</summary>
-    private void ClearMarks()
-    {
-        _changed.Clear();
-        _marksSince++;
-    }
-
-    /// <summary>The chunks changed since the base, while they are at most one in <see cref="ChunksAChangeAtMost"/>
-    /// (their copy, on this thread, holds up the next read: 12 MB of a 390 MiB matrix, as long as a part of a whole
-    /// copy); null when a base is due.</summary>
-    private SavedMatrix.Changed? ChangedSinceBase() =>
-        _base is { } name && _changed.Count <= _changed.Chunks / ChunksAChangeAtMost
-            ? new SavedMatrix.Changed(matrix, name, _changed.Take())
-            : null;
-
-    private bool NothingSavingAndSomethingNew()
-    {
-        if (!_saving.IsCompleted)
-        {
-            return false;
-        }
-
-        if (_saving.Result is { } saved)
-        {
-            _checkpointed = saved.Position;
-            if (saved.MarksSince == _marksSince)
-            {
-                _base = saved.Base;
-            }
-        }
-        else
-        {
-            // A save that failed may have failed for its base (gone): the next takes a new one.
-            _base = null;
-        }
-
-        return _position != _checkpointed;
-    }
-
-    private SalesMatrix NewCopy() => new(matrix.MaxItemId, matrix.MaxStores, matrix.Items);
-
-    /// <summary>Copies the next part; once the last is copied, the copy equals the matrix as of the position counted
-    /// last, and is saved.</summary>
-    private void CopyNextPart()
-    {
-        var count = (int)Math.Min(SalesMatrix.CountersPerCopyPart, matrix.Counters - _copied);
-        matrix.CopyCountersTo(_copy!, _copied, count);
-        _copied += count;
-        if (_copied == matrix.Counters)
-        {
-            SaveInBackground(new SavedMatrix.Whole(_copy!), SavedDays(), _position);
-            _copy = null;
-        }
+        (_position, _fromCheckpoint, _entriesRead, _started) = (LedgerPosition.Start, false, 0, Stopwatch.GetTimestamp());
     }
 
     /// <summary>The days as of the position counted last, taken on the recording thread: the snapshot copies the lines
     /// not yet packed and shares the packed days, which never change, so the file is written in the background.</summary>
     private SavedSales SavedDays() => new(days.TakeSnapshot(), readiness.UndatedUnits);
-
-    private void SaveInBackground(SavedMatrix saving, SavedSales byDay, LedgerPosition position)
-    {
-        SavedMatrix? matrixSaved = saving;
-        var (ledgerId, marksSince) = (_identity.Id, _marksSince);
-        _saving = Task.Run<Saved?>(() =>
-        {
-            var watch = Stopwatch.StartNew();
-            var whole = matrixSaved is SavedMatrix.Whole;
-            try
-            {
-                var saved = checkpoint.Save(ledgerId, matrixSaved!, byDay, position);
-                logger.LogInformation("Saved a checkpoint of the sales matrix (ledger entries up to {Seq}; {Matrix}) in {Elapsed} ms", position.Seq,
-                    whole ? "a whole copy" : $"{((SavedMatrix.Changed)matrixSaved!).Delta.Count} chunks changed since its base", watch.ElapsedMilliseconds);
-                return new Saved(position, saved, marksSince);
-            }
-            catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
-            {
-                logger.LogWarning(exception, "Saving a checkpoint to {Path} failed; the next one tries again", checkpoint.FilePath);
-                return null;
-            }
-            finally
-            {
-                // A whole copy let go is a large object the collector keeps until memory runs short (docs/performance.md,
-                // "Levers in the code"): collected now, blocking, as the services run without concurrent collections.
-                matrixSaved = null;
-                if (whole)
-                {
-                    GC.Collect(GC.MaxGeneration, GCCollectionMode.Forced, blocking: true, compacting: false);
-                }
-            }
-        });
-    }
-
-    /// <summary>A save done: the position it saved, the base file it named, and the marks it was begun beside.</summary>
-    private sealed record Saved(LedgerPosition Position, string Base, int MarksSince);
 
     private static TimeSpan Min(TimeSpan a, TimeSpan b) => a < b ? a : b;
 

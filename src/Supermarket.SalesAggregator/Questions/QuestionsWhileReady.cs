@@ -1,6 +1,7 @@
 using MassTransit;
 using Microsoft.Extensions.Options;
 using Supermarket.Messaging;
+using Supermarket.SalesAggregator.Counting;
 using Supermarket.SalesAggregator.Sharding;
 
 namespace Supermarket.SalesAggregator.Questions;

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using MassTransit;
 using Supermarket.Contracts.Sales;
 using Supermarket.Messaging;
+using Supermarket.SalesAggregator.Counting;
 using Supermarket.SalesAggregator.Ledger;
 using Supermarket.SalesCounting;
 

@@ -4,12 +4,13 @@ using System.Diagnostics.Metrics;
 using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
+using Aggregator::Supermarket.SalesAggregator;
+using Aggregator::Supermarket.SalesAggregator.Counting;
+using Aggregator::Supermarket.SalesAggregator.Questions;
 using Microsoft.Extensions.DependencyInjection;
 using Supermarket.IntegrationTests.Infrastructure;
 using Supermarket.SalesCounting;
 using Supermarket.Tests.Shared;
-using Aggregator::Supermarket.SalesAggregator;
-using Aggregator::Supermarket.SalesAggregator.Questions;
 
 namespace Supermarket.IntegrationTests.Exactness;
 

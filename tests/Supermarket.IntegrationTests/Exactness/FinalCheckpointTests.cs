@@ -1,13 +1,15 @@
 extern alias Aggregator;
 
 using System.Text;
-using Dapper;
-using Microsoft.Extensions.DependencyInjection;
-using MySqlConnector;
+using Aggregator::Supermarket.SalesAggregator.Checkpoints;
+using Aggregator::Supermarket.SalesAggregator.Counting;
 using Aggregator::Supermarket.SalesAggregator.Ledger;
 using Aggregator::Supermarket.SalesAggregator.Questions;
 using Aggregator::Supermarket.SalesAggregator.Sharding;
-using Supermarket.Contracts.Ledger;
+using Dapper;
+using Microsoft.Extensions.DependencyInjection;
+using MySqlConnector;
+using Supermarket.Contracts.Sales;
 using Supermarket.Database;
 using Supermarket.Database.Ledger;
 using Supermarket.Database.Purchases;

@@ -1,4 +1,5 @@
 using Supermarket.Contracts.Purchases;
+using Supermarket.Database.Ledger;
 using Supermarket.IntegrationTests.Infrastructure;
 using Supermarket.Messaging;
 
@@ -64,7 +65,7 @@ public sealed class LedgerBookkeepingTests(SupermarketSystem system)
         // three behind: the next append collides at last - 2.
         var last = await TestDatabase.CountAsync("SELECT MAX(seq) FROM sales_ledger");
         await TestDatabase.ExecuteAsync(
-            $"INSERT INTO sales_ledger (seq, stored_at, purchases, sales) VALUES ({last + 4}, UTC_TIMESTAMP(6), 0, x'{Convert.ToHexString(Supermarket.Contracts.Ledger.SalesLedgerEntry.Encode([]))}')");
+            $"INSERT INTO sales_ledger (seq, stored_at, purchases, sales) VALUES ({last + 4}, UTC_TIMESTAMP(6), 0, x'{Convert.ToHexString(SalesLedgerEntry.Encode([]))}')");
         await TestDatabase.ExecuteAsync("UPDATE ledger_head SET last_seq = last_seq - 3 WHERE id = 1");
 
         // One transaction each: the first is repaired to last and takes last + 1, the next fill the hole, the fourth

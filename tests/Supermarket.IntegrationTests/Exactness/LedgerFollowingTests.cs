@@ -1,8 +1,9 @@
 extern alias Aggregator;
 
-using Microsoft.Extensions.DependencyInjection;
 using Aggregator::Supermarket.SalesAggregator;
+using Aggregator::Supermarket.SalesAggregator.Counting;
 using Aggregator::Supermarket.SalesAggregator.Questions;
+using Microsoft.Extensions.DependencyInjection;
 using Supermarket.IntegrationTests.Infrastructure;
 using Supermarket.SalesCounting;
 using Supermarket.Tests.Shared;

@@ -5,7 +5,7 @@ using System.Text;
 using Dapper;
 using Microsoft.Extensions.Options;
 using MySqlConnector;
-using Supermarket.Contracts.Ledger;
+using Supermarket.Contracts.Sales;
 using Supermarket.Database;
 using Supermarket.Database.Ledger;
 using Supermarket.IntegrationTests.Infrastructure;

@@ -1,8 +1,8 @@
-
 using Dapper;
 using MySqlConnector;
-using Supermarket.Contracts.Ledger;
+using Supermarket.Contracts.Sales;
 using Supermarket.Database;
+using Supermarket.Database.Ledger;
 using Supermarket.Database.Purchases;
 
 namespace Supermarket.IntegrationTests.Infrastructure;

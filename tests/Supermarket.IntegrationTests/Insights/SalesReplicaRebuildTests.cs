@@ -2,12 +2,14 @@ extern alias Aggregator;
 
 using System.Net;
 using System.Text;
+using Aggregator::Supermarket.SalesAggregator.Counting;
+using Aggregator::Supermarket.SalesAggregator.Questions;
 using Dapper;
 using Microsoft.Extensions.DependencyInjection;
 using MySqlConnector;
-using Aggregator::Supermarket.SalesAggregator.Questions;
-using Supermarket.Contracts.Ledger;
+using Supermarket.Contracts.Sales;
 using Supermarket.Database;
+using Supermarket.Database.Ledger;
 using Supermarket.Database.Purchases;
 using Supermarket.IntegrationTests.Infrastructure;
 

@@ -1,8 +1,9 @@
 extern alias Aggregator;
 
+using Aggregator::Supermarket.SalesAggregator.Counting;
+using Aggregator::Supermarket.SalesAggregator.Questions;
 using Microsoft.Extensions.DependencyInjection;
 using Supermarket.IntegrationTests.Infrastructure;
-using Aggregator::Supermarket.SalesAggregator.Questions;
 
 namespace Supermarket.IntegrationTests.Insights;
 

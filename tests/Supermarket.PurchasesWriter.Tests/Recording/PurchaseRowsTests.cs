@@ -1,5 +1,6 @@
-using Supermarket.Contracts.Ledger;
 using Supermarket.Contracts.Purchases;
+using Supermarket.Contracts.Sales;
+using Supermarket.Database.Ledger;
 using Supermarket.Database.Purchases;
 
 namespace Supermarket.PurchasesWriter.Tests.Recording;

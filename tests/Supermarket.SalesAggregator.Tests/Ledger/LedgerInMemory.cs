@@ -1,4 +1,4 @@
-using Supermarket.Contracts.Ledger;
+using Supermarket.Contracts.Sales;
 using Supermarket.Database.Ledger;
 using Supermarket.SalesAggregator.Ledger;
 

@@ -1,6 +1,6 @@
 using System.Diagnostics;
 
-namespace Supermarket.SalesAggregator.Questions;
+namespace Supermarket.SalesAggregator.Counting;
 
 /// <summary>Whether the matrix is whole: caught up with the sales ledger since the aggregator started or since it last
 /// began a rebuild. Questions wait for it rather than get an answer from a half-built matrix. Also says how the start

@@ -1,6 +1,7 @@
+using Supermarket.SalesAggregator.Ledger;
 using Supermarket.SalesCounting;
 
-namespace Supermarket.SalesAggregator.Ledger;
+namespace Supermarket.SalesAggregator.Checkpoints;
 
 /// <summary>What a checkpoint keeps beside the matrix: the days (a snapshot of them) and the units counted without a
 /// day (SalesLedgerFeed), all as of the checkpoint's position.</summary>

@@ -1,4 +1,4 @@
-namespace Supermarket.Database.Purchases;
+namespace Supermarket.Database.Ledger;
 
 /// <summary>
 /// The writer's own rows (the sales ledger and its head) are in a state it cannot repair. Not the purchases' fault,

@@ -1,4 +1,4 @@
-namespace Supermarket.Contracts.Ledger;
+namespace Supermarket.Contracts.Sales;
 
 /// <summary>So many units of one item sold at one store on one day (the purchase's own date): what the sales ledger
 /// records and the aggregator adds up. <see cref="Day"/> is <c>default</c> for a line of an entry written before entries

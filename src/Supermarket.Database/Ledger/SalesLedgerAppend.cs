@@ -1,7 +1,7 @@
 using Dapper;
 using MySqlConnector;
 
-namespace Supermarket.Database.Purchases;
+namespace Supermarket.Database.Ledger;
 
 /// <summary>
 /// How an entry joins the sales ledger, inside the transaction that stores its purchases, as its last statements

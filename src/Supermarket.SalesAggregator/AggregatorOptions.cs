@@ -1,6 +1,6 @@
 using System.ComponentModel.DataAnnotations;
 
-namespace Supermarket.SalesAggregator.Questions;
+namespace Supermarket.SalesAggregator;
 
 /// <summary>How the aggregator follows the sales ledger and checkpoints its matrix. Section <c>Aggregator</c>.</summary>
 public sealed class AggregatorOptions : IValidatableObject

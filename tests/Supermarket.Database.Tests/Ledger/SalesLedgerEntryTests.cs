@@ -1,6 +1,7 @@
-using Supermarket.Contracts.Ledger;
+using Supermarket.Contracts.Sales;
+using Supermarket.Database.Ledger;
 
-namespace Supermarket.Contracts.Tests.Ledger;
+namespace Supermarket.Database.Tests.Ledger;
 
 public sealed class SalesLedgerEntryTests
 {

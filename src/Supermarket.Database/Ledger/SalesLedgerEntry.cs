@@ -1,6 +1,7 @@
 using System.Buffers;
+using Supermarket.Contracts.Sales;
 
-namespace Supermarket.Contracts.Ledger;
+namespace Supermarket.Database.Ledger;
 
 /// <summary>
 /// The sales of one ledger entry, as the Purchases writer stores them in <c>sales_ledger.sales</c> and the Sales

@@ -2,7 +2,7 @@ using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Options;
 using Supermarket.SalesAggregator.Sharding;
 
-namespace Supermarket.SalesAggregator.Questions;
+namespace Supermarket.SalesAggregator.Counting;
 
 /// <summary>Part of /health/ready: an aggregator still building its matrix would only let questions time out. Once
 /// ready, it says how the start went (from a checkpoint or the whole ledger, how many entries it read and how long it

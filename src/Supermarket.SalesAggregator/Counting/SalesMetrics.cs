@@ -1,7 +1,7 @@
 using System.Diagnostics.Metrics;
 using Supermarket.ServiceDefaults.Observability;
 
-namespace Supermarket.SalesAggregator.Questions;
+namespace Supermarket.SalesAggregator.Counting;
 
 /// <summary>What the aggregator measures: purchases counted into the matrix, how long after its commit a ledger
 /// entry was counted, lines it could not count, ledger entries found missing below a readable one and how long the feed

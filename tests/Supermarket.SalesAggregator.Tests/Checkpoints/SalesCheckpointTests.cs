@@ -1,14 +1,14 @@
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
 using Supermarket.Contracts.Catalog;
-using Supermarket.Contracts.Ledger;
 using Supermarket.Contracts.Sales;
+using Supermarket.SalesAggregator.Checkpoints;
 using Supermarket.SalesAggregator.Ledger;
 using Supermarket.SalesAggregator.Questions;
 using Supermarket.SalesCounting;
 using Supermarket.Tests.Shared;
 
-namespace Supermarket.SalesAggregator.Tests.Ledger;
+namespace Supermarket.SalesAggregator.Tests.Checkpoints;
 
 /// <summary>The checkpoint's file: what is saved loads back whole, and any other file, whatever its length or content,
 /// is discarded (the aggregator then rebuilds from the ledger) instead of being used or stopping the aggregator at

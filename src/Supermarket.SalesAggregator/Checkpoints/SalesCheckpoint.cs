@@ -1,10 +1,10 @@
 using Microsoft.Extensions.Options;
 using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.Sales;
+using Supermarket.SalesAggregator.Ledger;
 using Supermarket.SalesCounting;
-using Supermarket.SalesAggregator.Questions;
 
-namespace Supermarket.SalesAggregator.Ledger;
+namespace Supermarket.SalesAggregator.Checkpoints;
 
 /// <summary>
 /// The matrix and the days (<see cref="SalesByDay"/>) saved to a file with how far through the ledger they counted, so a restart reads the checkpoint and only

@@ -1,9 +1,8 @@
 using Microsoft.Extensions.Options;
 using Supermarket.Contracts.Sales;
-using Supermarket.SalesAggregator.Questions;
 using Supermarket.ServiceDefaults.Observability;
 
-namespace Supermarket.SalesAggregator.Ledger;
+namespace Supermarket.SalesAggregator.Counting;
 
 /// <summary>How fast the feed counts purchases and how far it has come, as the answers report it
 /// (<see cref="CountingStatus"/>): recorded by the feed for each entry it counts, read by the questions' consumer.</summary>
