@@ -30,9 +30,8 @@ internal ref struct AscendingRanking(Span<RankedSales> best)
         _best[position] = new RankedSales(id, units);
     }
 
-    /// <summary>Offers <paramref name="units"/>[i] as id <paramref name="firstId"/> + i, in order. A vector of
-    /// candidates none of which passes the threshold is passed over in one comparison: most are, once the ranking is
-    /// full, and one branch a vector is cheaper than one a candidate that goes either way.</summary>
+    /// <summary>A vector of candidates none of which passes the threshold (most, once full) is passed over in one
+    /// comparison, a branch that rarely goes either way.</summary>
     public void OfferInOrder(ReadOnlySpan<long> units, int firstId)
     {
         var at = 0;

@@ -5,29 +5,21 @@ using System.Runtime.Intrinsics;
 
 namespace Supermarket.SalesCounting;
 
-/// <summary>
-/// Each key's count, held bit-sliced: plane k holds bit k of every key's count. A bitmap (a day's items sold at a
-/// store) adds one to each key it holds a vector of keys at a time: up to seven bitmaps are summed by a tree of full
-/// adders and the 3-bit sum is carried into the planes, so a day costs a few operations a 256 keys, not one a cell.
-/// The K largest counts are then found a plane at a time from the highest. Single keys are added too (units beyond an
-/// item's first, a store that sold few items). Scratch of a ranking of a store's items over a range of days
-/// (<see cref="SalesByDay"/>); one thread's own.
-/// </summary>
+/// <summary>Each key's count held bit-sliced (plane k: bit k of every count), so a bitmap of keys is added a vector
+/// at a time, not a cell at a time. A ranking's scratch, one thread's own.</summary>
 internal sealed class BitSlicedCounts
 {
-    /// <summary>Bitmaps summed together: seven inputs make a 3-bit sum.</summary>
+    // Seven inputs make a 3-bit sum.
     private const int BitmapsTogether = 7;
 
-    /// <summary>Units added key by key wait in a byte a key; one that passes 255 carries 256 into the planes. They are
-    /// added to the planes at the end, a bit of every byte at a time. A 4-bit counter a key held bit-sliced cost about
-    /// 4 ns a unit, and carrying each unit through the planes on its own several unpredictable branches.</summary>
+    // Units added key by key wait in a byte a key (one passing 255 carries into the planes), joining the planes at
+    // the end a bit of every byte at a time: cheaper than carrying each unit through the planes.
     private const int UnitBits = 8;
 
     // Planes from _planeCount on are zero, and there is room for three more: seven bitmaps add at most 7 to a count.
     private ulong[] _planes = [];
     private ulong[] _candidates = [];
     private byte[] _units = [];
-    // The bytes' bit k of every key (k × words + word), to be added to the planes.
     private ulong[] _unitPlanes = [];
     private readonly (ulong[] Array, int Offset)[] _waiting = new (ulong[], int)[BitmapsTogether];
     private int _waitingCount;
@@ -35,8 +27,7 @@ internal sealed class BitSlicedCounts
     private int _words;
     private int _planeCount;
 
-    /// <summary>Begins counting keys 0 to 64 × <paramref name="words"/> - 1 (<paramref name="words"/> a multiple of
-    /// <see cref="Vector{T}.Count"/>), all counts zero.</summary>
+    /// <summary><paramref name="words"/>: a multiple of <see cref="Vector{T}.Count"/>.</summary>
     public void Start(int words)
     {
         if (_words != words)
@@ -50,8 +41,8 @@ internal sealed class BitSlicedCounts
         Clear();
     }
 
-    /// <summary>Adds one to the count of every key whose bit is set in the bitmap at <paramref name="offset"/> of
-    /// <paramref name="array"/>, which must not lose a bit until <see cref="OfferTop"/> (bits may be added).</summary>
+    /// <summary>Added once seven wait: the bitmap must not lose a bit until <see cref="OfferTop"/> (bits may be
+    /// added).</summary>
     public void Add(ulong[] array, int offset)
     {
         if ((uint)offset > (uint)(array.Length - _words))
@@ -66,7 +57,6 @@ internal sealed class BitSlicedCounts
         }
     }
 
-    /// <summary>Adds one to the count of <paramref name="key"/>.</summary>
     public void AddOne(int key)
     {
         _unitsWaiting = true;
@@ -76,7 +66,7 @@ internal sealed class BitSlicedCounts
         }
     }
 
-    /// <summary>Adds <paramref name="units"/> (positive) to the count of <paramref name="key"/>.</summary>
+    /// <summary><paramref name="units"/>: positive.</summary>
     public void Add(int key, long units)
     {
         if ((ulong)units >= 1 << UnitBits)
@@ -94,8 +84,8 @@ internal sealed class BitSlicedCounts
         }
     }
 
-    /// <summary>Offers <paramref name="ranking"/> the <paramref name="count"/> keys with the largest counts (ties by
-    /// the lower key), leaving out keys counted zero; ids are keys less one plus <paramref name="firstId"/>.</summary>
+    /// <summary>Ties by the lower key, keys counted zero left out; ids are keys less one plus
+    /// <paramref name="firstId"/>.</summary>
     public void OfferTop(ref RangeRanking ranking, int count, int firstId)
     {
         AddWaiting();
@@ -109,9 +99,8 @@ internal sealed class BitSlicedCounts
             return;
         }
 
-        // Candidates: every key counted. Then from the highest plane down: the candidates with the plane's bit set
-        // beat those without; if they are fewer than still needed they all rank and the rest come from those without,
-        // else the rest come from them. What stays are ties.
+        // From the highest plane down, candidates with the plane's bit beat those without: if fewer than needed they
+        // all rank, else the rest come from them. What stays are ties.
         var candidates = _candidates.AsSpan(0, _words);
         Plane(0).CopyTo(candidates);
         for (var plane = 1; plane < _planeCount; plane++)
@@ -168,7 +157,6 @@ internal sealed class BitSlicedCounts
         }
     }
 
-    /// <summary>Zeroes every count, for the next ranking.</summary>
     public void Clear()
     {
         _planes.AsSpan(0, _planeCount * _words).Clear();
@@ -181,7 +169,7 @@ internal sealed class BitSlicedCounts
         (_planeCount, _unitsWaiting, _waitingCount) = (0, false, 0);
     }
 
-    /// <summary>The count of <paramref name="key"/>, with every bitmap waiting added.</summary>
+    /// <summary>Once every bitmap waiting was added.</summary>
     private long CountOf(int key)
     {
         long count = 0;
@@ -194,8 +182,6 @@ internal sealed class BitSlicedCounts
         return count;
     }
 
-    /// <summary>Adds <paramref name="units"/> to the count of <paramref name="key"/> in the planes: 2^k for each bit k
-    /// set, carried through the planes above while the key's bit is set there.</summary>
     private void CarryIntoPlanes(int key, long units)
     {
         var (word, bit) = (key >> 6, 1UL << key);
@@ -217,9 +203,7 @@ internal sealed class BitSlicedCounts
         }
     }
 
-    /// <summary>Adds the units waiting in the bytes to the planes and zeroes the bytes: bit k of the bytes of 64 keys
-    /// makes a word of bitmap k, and the bitmaps are added to the planes as one number a key, by a ripple of full
-    /// adders a vector of keys at a time.</summary>
+    /// <summary>Bit k of the bytes of 64 keys makes a word of plane k, and those planes are added to the counts.</summary>
     private void AddUnits()
     {
         ref var units = ref MemoryMarshal.GetArrayDataReference(_units);
@@ -256,9 +240,8 @@ internal sealed class BitSlicedCounts
         }
     }
 
-    /// <summary>Adds a count a key held bit-sliced in <paramref name="bits"/> planes of the same words, plane k at
-    /// word k × words of <paramref name="array"/> from <paramref name="offset"/> (a block's totals of a store's
-    /// items), which may lose its bits once this returns.</summary>
+    /// <summary>Counts held bit-sliced (a block's store totals), plane k at word k × words from
+    /// <paramref name="offset"/>, added at once.</summary>
     public void Add(ulong[] array, int offset, int bits)
     {
         if (bits < 1 || (uint)offset > (uint)(array.Length - (bits * _words)))
@@ -269,8 +252,6 @@ internal sealed class BitSlicedCounts
         AddPlanes(ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(array), offset), bits);
     }
 
-    /// <summary>Adds the <paramref name="bits"/> planes from <paramref name="added"/> to the planes by a ripple of full
-    /// adders, a vector of keys at a time.</summary>
     private void AddPlanes(ref ulong added, int bits)
     {
         var words = _words;
@@ -304,8 +285,7 @@ internal sealed class BitSlicedCounts
         }
     }
 
-    /// <summary>Adds the bitmaps waiting: for each vector of keys, their 3-bit sum by full adders, then carried into
-    /// the planes.</summary>
+    /// <summary>For each vector of keys, the bitmaps' 3-bit sum by a tree of full adders, carried into the planes.</summary>
     private void AddWaiting()
     {
         if (_waitingCount == 0)
@@ -380,7 +360,6 @@ internal sealed class BitSlicedCounts
         return (half ^ c, (a & b) | (half & c));
     }
 
-    /// <summary>Makes <paramref name="planeCount"/> planes in use, with room for three more.</summary>
     private void Grow(int planeCount)
     {
         if ((planeCount + 3) * _words > _planes.Length)

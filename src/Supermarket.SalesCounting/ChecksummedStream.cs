@@ -2,10 +2,8 @@ using System.IO.Hashing;
 
 namespace Supermarket.SalesCounting;
 
-/// <summary>
-/// A stream over another that hashes (XXH3, 64 bits) every byte written through it, or read through it up to a length,
-/// so a file section is checked as it streams rather than held whole in memory to be hashed.
-/// </summary>
+/// <summary>Hashes (XXH3) what is written through it, or read through it up to a length, so a file section is checked
+/// as it streams rather than held whole in memory.</summary>
 public sealed class ChecksummedStream : Stream
 {
     private readonly Stream _inner;
@@ -14,23 +12,20 @@ public sealed class ChecksummedStream : Stream
 
     private ChecksummedStream(Stream inner, long readLimit) => (_inner, _readLimit) = (inner, readLimit);
 
-    /// <summary>Hashes what is written to <paramref name="destination"/> through it.</summary>
     public static ChecksummedStream Writing(Stream destination) => new(destination, readLimit: -1);
 
-    /// <summary>Reads at most <paramref name="length"/> bytes of <paramref name="source"/>, hashing them.</summary>
+    /// <summary>Reads at most <paramref name="length"/> bytes.</summary>
     public static ChecksummedStream Reading(Stream source, long length)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(length);
         return new(source, length);
     }
 
-    /// <summary>How many bytes went through: written, or read.</summary>
     public long Through { get; private set; }
 
-    /// <summary>How many bytes are left to read of the length given.</summary>
     public long Remaining => _readLimit < 0 ? 0 : _readLimit - Through;
 
-    /// <summary>XXH3 of every byte through so far: <see cref="XxHash3.HashToUInt64(ReadOnlySpan{byte}, long)"/> of them all.</summary>
+    /// <summary>Equals <see cref="XxHash3.HashToUInt64(ReadOnlySpan{byte}, long)"/> of every byte through so far.</summary>
     public ulong Checksum => _hash.GetCurrentHashAsUInt64();
 
     public override bool CanRead => _readLimit >= 0;
@@ -47,7 +42,7 @@ public sealed class ChecksummedStream : Stream
         set => throw new NotSupportedException();
     }
 
-    /// <summary>Reads the rest of the length given, hashing it, so <see cref="Checksum"/> covers all of it.</summary>
+    /// <summary>So <see cref="Checksum"/> covers all of the length given.</summary>
     public void ReadToLimit()
     {
         Span<byte> buffer = stackalloc byte[4096];

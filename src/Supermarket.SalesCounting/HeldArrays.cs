@@ -3,16 +3,12 @@ using System.Runtime.InteropServices;
 
 namespace Supermarket.SalesCounting;
 
-/// <summary>
-/// Arrays written as they are held in memory (their length, then their elements' bytes), so packed days and blocks are
-/// saved and read back without being packed again; read under a budget of the bytes the file has left, so a damaged
-/// length fails as damage, not as an allocation of gigabytes.
-/// </summary>
+/// <summary>Arrays written as held in memory, so packed days and blocks are read back without packing them again;
+/// read under a budget of the bytes left, so a damaged length fails as damage, not as an allocation of gigabytes.</summary>
 internal sealed class HeldArrays(BinaryReader reader, long bytesLeft)
 {
     public BinaryReader Reader => reader;
 
-    /// <summary>Whether <paramref name="count"/> items of <paramref name="size"/> bytes each fit in what is left.</summary>
     public bool Fits(long count, int size) => count >= 0 && count <= bytesLeft / size;
 
     public static void Write<T>(BinaryWriter writer, T[] array)
@@ -40,7 +36,7 @@ internal sealed class HeldArrays(BinaryReader reader, long bytesLeft)
         return array;
     }
 
-    // The arrays are written and read as they are in memory.
+    // Written as they are in memory: a big-endian machine would read other numbers.
     public static void RequireLittleEndian()
     {
         if (!BitConverter.IsLittleEndian)

@@ -2,11 +2,8 @@ using Supermarket.Contracts.Sales;
 
 namespace Supermarket.SalesCounting;
 
-/// <summary>
-/// Which counters of a <see cref="SalesMatrix"/> changed since its base copy was taken, a chunk of
-/// <see cref="MatrixDelta.ChunkCounters"/> at a time, so a checkpoint saves those chunks beside the base instead of every
-/// counter again (<see cref="Take"/>). Marked from the thread that records into the matrix.
-/// </summary>
+/// <summary>Which chunks of a <see cref="SalesMatrix"/> changed since its base copy, so a checkpoint saves those alone.
+/// Marked from the thread that records into the matrix.</summary>
 public sealed class MatrixChanges
 {
     private readonly SalesMatrix _matrix;
@@ -19,14 +16,11 @@ public sealed class MatrixChanges
         _marked = new ulong[(Chunks + 63) / 64];
     }
 
-    /// <summary>How many chunks the matrix holds.</summary>
     public int Chunks { get; }
 
-    /// <summary>How many chunks changed since <see cref="Clear"/>.</summary>
     public int Count { get; private set; }
 
-    /// <summary>Marks the chunks of the lines' counters; lines the matrix leaves out change none. Call it for the
-    /// lines each <see cref="SalesMatrix.RecordSales"/> is given.</summary>
+    /// <summary>Call it with the lines each <see cref="SalesMatrix.RecordSales"/> is given.</summary>
     public void Mark(ReadOnlySpan<SaleLine> lines)
     {
         foreach (var line in lines)
@@ -38,14 +32,14 @@ public sealed class MatrixChanges
         }
     }
 
-    /// <summary>Forgets every mark: from now on, changes are counted against a new base.</summary>
+    /// <summary>When a new base is taken.</summary>
     public void Clear()
     {
         Array.Clear(_marked);
         Count = 0;
     }
 
-    /// <summary>The marked chunks' counters as they are now; from the thread that records, so none is torn.</summary>
+    /// <summary>From the thread that records, so no chunk is torn.</summary>
     public MatrixDelta Take()
     {
         var chunks = new int[Count];

@@ -3,22 +3,17 @@ using System.Runtime.InteropServices;
 
 namespace Supermarket.SalesCounting;
 
-/// <summary>
-/// The counters of some chunks of a <see cref="SalesMatrix"/> (<see cref="MatrixChanges.Take"/>): saved beside a base
-/// copy, they make it the matrix as of when they were taken (<see cref="ApplyTo"/>). Counters only grow, so a chunk's
-/// counters are never below the base's.
-/// </summary>
+/// <summary>Some chunks' counters of a <see cref="SalesMatrix"/>: saved beside a base copy, they make it the matrix as
+/// of when they were taken. Counters only grow, so a chunk's counters are never below the base's.</summary>
 public sealed class MatrixDelta
 {
-    /// <summary>A chunk is eight consecutive counters, a cache line: one store-item cell marks its neighbours too, so
-    /// the marks take a bit a line of counters.</summary>
+    /// <summary>A cache line: a cell marks its neighbours too, so the marks take a bit a line of counters.</summary>
     public const int ChunkCounters = 8;
 
     private readonly int[] _chunks;
     private readonly long[] _units;
 
-    /// <summary>The chunks' indexes, ascending, and their counters, <see cref="ChunkCounters"/> a chunk (the matrix's
-    /// last chunk may hold fewer: the rest are zero).</summary>
+    /// <summary>Chunks ascending; counters past the matrix's last are zero.</summary>
     public MatrixDelta(int[] chunks, long[] units)
     {
         ArgumentOutOfRangeException.ThrowIfNotEqual(units.LongLength, (long)chunks.Length * ChunkCounters, nameof(units));
@@ -33,11 +28,9 @@ public sealed class MatrixDelta
 
     public ReadOnlySpan<int> ChunkIndexes => _chunks;
 
-    /// <summary>How many chunks a matrix of this shape holds.</summary>
     public static int ChunksOf(SalesMatrix matrix) => (int)((matrix.Counters + ChunkCounters - 1) / ChunkCounters);
 
-    /// <summary>Sets the chunks' counters of <paramref name="matrix"/> (the base this delta was taken over, loaded)
-    /// to these, and raises its tiles' maxima with them.</summary>
+    /// <summary><paramref name="matrix"/>: the base this delta was taken over, loaded.</summary>
     public void ApplyTo(SalesMatrix matrix)
     {
         for (var i = 0; i < _chunks.Length; i++)
@@ -46,8 +39,6 @@ public sealed class MatrixDelta
         }
     }
 
-    /// <summary>Writes the chunks compressed: their count, each index as the gap from the one before, then every
-    /// counter.</summary>
     public void WriteTo(Stream destination)
     {
         using var compressed = new ZLibStream(destination, CompressionLevel.Fastest, leaveOpen: true);
@@ -63,8 +54,7 @@ public sealed class MatrixDelta
         writer.Write(MemoryMarshal.AsBytes(_units.AsSpan()));
     }
 
-    /// <summary>Reads what <see cref="WriteTo"/> wrote for a matrix of <paramref name="shape"/>'s size.</summary>
-    /// <exception cref="InvalidDataException">The chunks are not ascending chunks of such a matrix.</exception>
+    /// <summary>Throws <see cref="InvalidDataException"/> unless the chunks are ascending chunks of such a matrix.</summary>
     public static MatrixDelta ReadFrom(Stream source, SalesMatrix shape)
     {
         using var compressed = new ZLibStream(source, CompressionMode.Decompress, leaveOpen: true);

@@ -3,53 +3,36 @@ using System.Runtime.CompilerServices;
 
 namespace Supermarket.SalesCounting;
 
-/// <summary>
-/// What a checkpoint holds that never changes, each in a file of its own, written once: the packed days and blocks of
-/// <see cref="SalesByDay"/> (a file of the days, <see cref="SalesByDaySnapshot.WriteTo(Stream, PackedFiles)"/>, names
-/// those written before and writes only those packed since; reading it back takes each as it is held) and a matrix's
-/// base copy (<see cref="WriteNew"/>), which checkpoints name with the counters changed since.
-/// </summary>
-/// <remarks>
-/// <para>Each process writes into a folder of its own under <see cref="Directory"/> (replicas of a shard share one
-/// checkpoint folder), so it deletes only what it wrote: after each save, its files the save no longer names. A folder
-/// no file was written into for <see cref="AbandonedAfter"/> is taken for one whose process is gone (restarted, or a
-/// crash): its files that no checkpoint of this process names are deleted, at a start and after each save.</para>
-/// <para>A file is written under a name of its own, flushed to disk and renamed into place before any file of the days
-/// names it, so a file named is whole; its XXH3 checksum is checked as it is read back. A file that is missing or
-/// damaged makes the days' file unreadable, which costs its reader what any damaged file costs: a rebuild, never a
-/// wrong count.</para>
-/// </remarks>
+/// <summary>What a checkpoint holds that never changes (packed days and blocks, a matrix's base), each written once
+/// into a file of its own (docs/architecture.md, "Sales over a range of days").</summary>
+/// <remarks>Replicas of a shard share the folder, so each process writes into a folder of its own and deletes only
+/// its own files, besides those left unnamed in folders abandoned.</remarks>
 public sealed class PackedFiles
 {
-    /// <summary>How long a folder of packed files goes without a new file before its process is taken for gone.</summary>
+    /// <summary>A folder no file was written into for this long is taken for a process gone.</summary>
     public static readonly TimeSpan AbandonedAfter = TimeSpan.FromDays(1);
 
-    // 1: the block's store totals after its item totals.
     private const int Magic = 0x4B504253; // "SBPK"
     private const int Version = 1;
     private const string Extension = ".packed";
     private const string TemporaryExtension = ".packed.tmp";
 
-    /// <summary>This process's folder under <see cref="Directory"/>.</summary>
     private readonly string _own = Guid.NewGuid().ToString("N");
 
-    /// <summary>The name of each day or block this process wrote or read, while it is held.</summary>
+    // Each day or block this process wrote or read, while it is held: it is never written again.
     private readonly ConditionalWeakTable<object, string> _names = new();
 
-    /// <summary>The files this process wrote, which it deletes once a save no longer names them.</summary>
     private readonly HashSet<string> _written = [];
 
-    /// <summary>The files this process read: what the checkpoint it started from names.</summary>
+    // What the checkpoint it started from names.
     private readonly HashSet<string> _read = [];
     private readonly Lock _lock = new();
 
     public PackedFiles(string directory) => Directory = directory;
 
-    /// <summary>The folder the files are in, a folder a process.</summary>
     public string Directory { get; }
 
-    /// <summary>The name of <paramref name="packed"/>'s file (its process's folder and its own), written by
-    /// <paramref name="write"/> first if it has none.</summary>
+    /// <summary>Written by <paramref name="write"/> first if <paramref name="packed"/> has no file.</summary>
     internal string NameOf(object packed, Action<BinaryWriter> write)
     {
         lock (_lock)
@@ -69,8 +52,7 @@ public sealed class PackedFiles
         return name;
     }
 
-    /// <summary>Writes a new file with <paramref name="write"/> (a matrix's base, SalesMatrix.Save) and returns its
-    /// name; it is deleted once a save no longer names it.</summary>
+    /// <summary>A matrix's base (SalesMatrix.Save); deleted once a save no longer names it.</summary>
     public string WriteNew(Action<Stream> write) => WriteNew(writer => write(writer.BaseStream));
 
     private string WriteNew(Action<BinaryWriter> write)
@@ -85,14 +67,11 @@ public sealed class PackedFiles
         return name;
     }
 
-    /// <summary>Makes the file <paramref name="name"/> (this process's) written now, so its folder is not taken for
-    /// abandoned (<see cref="AbandonedAfter"/>) while a checkpoint names it.</summary>
-    /// <exception cref="FileNotFoundException">The file is gone.</exception>
+    /// <summary>Keeps the folder from being taken for abandoned while a checkpoint names the file; throws if it is
+    /// gone.</summary>
     public void Touch(string name) => File.SetLastWriteTimeUtc(PathOf(name), DateTime.UtcNow);
 
-    /// <summary>Reads the file <paramref name="name"/> with <paramref name="read"/>, checking its checksum; what it
-    /// returns is known by that name, so it is never written again.</summary>
-    /// <exception cref="InvalidDataException">The name is not one of these files', or the file is missing or damaged.</exception>
+    /// <summary>Throws <see cref="InvalidDataException"/> for a name not of these files, or a file missing or damaged.</summary>
     internal T Read<T>(string name, Func<HeldArrays, T> read)
         where T : class
     {
@@ -110,9 +89,7 @@ public sealed class PackedFiles
         return packed;
     }
 
-    /// <summary>Reads the file <paramref name="name"/> that <see cref="WriteNew"/> wrote with
-    /// <paramref name="read"/>, checking its checksum (what <paramref name="read"/> leaves unread is checked too).</summary>
-    /// <exception cref="InvalidDataException">The name is not one of these files', or the file is missing or damaged.</exception>
+    /// <summary>What <paramref name="read"/> leaves unread is checksummed too.</summary>
     public void Read(string name, Action<Stream> read) => ReadFile(name, checksummed =>
     {
         read(checksummed);
@@ -150,8 +127,7 @@ public sealed class PackedFiles
         return packed;
     }
 
-    /// <summary>Deletes this process's files that <paramref name="named"/> (what the file of the days just saved
-    /// names) leaves out, and the files it leaves out in folders abandoned.</summary>
+    /// <summary><paramref name="named"/>: what the checkpoint just saved names.</summary>
     public void DeleteAllBut(IReadOnlySet<string> named)
     {
         string[] unnamed;
@@ -169,8 +145,8 @@ public sealed class PackedFiles
         DeleteAbandoned(named);
     }
 
-    /// <summary>At a start, once the checkpoint is read: deletes the files of folders abandoned that it did not name
-    /// (what a process gone left behind: a restart's, a crash's).</summary>
+    /// <summary>At a start, once the checkpoint is read: deletes what a process gone (restarted, crashed) left
+    /// unnamed.</summary>
     public void DeleteAbandoned()
     {
         HashSet<string> read;
@@ -215,7 +191,7 @@ public sealed class PackedFiles
                 }
                 catch (IOException)
                 {
-                    // A file came into it since: left for a later deletion.
+                    // A file came into it since.
                 }
             }
         }
@@ -256,7 +232,7 @@ public sealed class PackedFiles
 
                 BinaryPrimitives.WriteUInt64LittleEndian(number, checksummed.Checksum);
                 stored.Write(number);
-                // On disk before any file of the days names it.
+                // On disk, then renamed, before anything names it: a file named is whole.
                 stored.Flush(flushToDisk: true);
             }
 

@@ -1,10 +1,7 @@
 namespace Supermarket.SalesCounting;
 
-/// <summary>
-/// The K best offered so far, kept sorted: most units first, ties by the lower id, no units left out. Unlike
-/// <see cref="SalesMatrix"/>'s ranking, candidates may come in any order (a hash table's), so a tie is settled by the
-/// ids themselves rather than by who came first.
-/// </summary>
+/// <summary>The K best offered so far, ties by the lower id: unlike <see cref="AscendingRanking"/>, candidates may
+/// come in any order, so a tie is settled by the ids rather than by who came first.</summary>
 internal ref struct RangeRanking(Span<RankedSales> best)
 {
     private readonly Span<RankedSales> _best = best;

@@ -6,60 +6,33 @@ using Supermarket.Contracts.Sales;
 
 namespace Supermarket.SalesCounting;
 
-/// <summary>
-/// Units sold per (day, store, item) for the last <see cref="DaysKept"/> days with sales, ranked exactly over any range
-/// of them: the purchase's own day (<see cref="SaleLine.Day"/>), of one shard's range of items
-/// (<see cref="SalesMatrix"/>'s conventions and tie rules: most units first, ties by the lower id, no units left out).
-/// </summary>
-/// <remarks>
-/// <para>Layout: per day, the cells that sold, so memory follows what sold (a store of the seeds' load sells ~12,600 of
-/// 100,000 items a day), not items × stores × days. Lines are recorded into a table per store and day
-/// (<see cref="StoreDaySales"/>); once the tables hold more than <see cref="UnsealedBytesLimit"/>, the days are packed
-/// (<see cref="SealedDay"/>: about two bytes a cell, by store and by item) and later lines of a packed day go to new
-/// tables beside it. Packed days older than a block's worth give their lists up to blocks of <see cref="DaysPerBlock"/>
-/// days (<see cref="SealedBlock"/>) holding each item's and each store's totals over the block, so a year's question
-/// reads a dozen totals, not 365 days, and an old day keeps little more than its cells by store. "Top items at a store"
-/// adds the store's totals of each block the range holds whole and the bitmaps of its other days up a vector of items
-/// at a time (<see cref="BitSlicedCounts"/>), their other units one by one; "top stores for an item" adds the item's
-/// list of each of the latest days, each whole block's totals, and a block's days at the range's edge.</para>
-/// <para>Days kept are days with sales: a new day beyond <see cref="DaysKept"/> pushes the oldest out if it is later,
-/// and is left out if it is older. What is kept depends on the sequence of lines alone, so replicas following the same
-/// ledger keep the same days.</para>
-/// <para>One thread records; rankings run on any others without a lock. The days are an immutable sorted array
-/// replaced on each new day, and a day's packed cells, tables and block are one immutable state replaced when it is
-/// packed or joins a block; a ranking takes each once, so it sees every line recorded before it began, and may see
-/// some recorded after.</para>
-/// </remarks>
+/// <summary>Units sold per (day, store, item) over the last <see cref="DaysKept"/> days with sales, ranked exactly
+/// over any range of them with <see cref="SalesMatrix"/>'s tie rules
+/// (docs/architecture.md, "Sales over a range of days").</summary>
+/// <remarks>One thread records; rankings read without a lock, taking each immutable state once, so a ranking sees
+/// every line recorded before it began. The days kept follow from the lines alone, so replicas keep the same.</remarks>
 public sealed class SalesByDay
 {
-    /// <summary>The first version's file (each cell as 32- and 64-bit numbers, compressed) is read, no longer written.</summary>
-    private const int FirstVersionMagic = 0x31444253; // "SBD1"
+    private const int FirstVersionMagic = 0x31444253; // "SBD1": read, no longer written.
     private const int ZLibHeaderFirstByte = 0x78;
     private const int NothingDropped = int.MinValue;
 
-    /// <summary>How many days' lists of an item are fetched before they are read: enough misses to overlap, few enough
-    /// that the first is still in the cache when it is read.</summary>
+    // Enough days' misses to overlap, few enough that the first day's list is still in the cache when it is read.
     private const int DaysFetchedTogether = 16;
 
-    /// <summary>Scratch of a ranking of a store's items: each item's units over the range. Per thread, so rankings on
-    /// several threads need no lock; zeroed again after each use.</summary>
+    // The rankings' scratch, per thread so rankings on several threads need no lock; zeroed or let go after each use.
     [ThreadStatic]
     private static BitSlicedCounts? _counts;
 
-    /// <summary>Scratch of a ranking of stores: each store's sum, zeroed again after each use.</summary>
     [ThreadStatic]
     private static long[]? _storeSums;
 
-    /// <summary>Scratch of a ranking of stores: the states of the days fetched together, let go after each use.</summary>
     [ThreadStatic]
     private static DayState[]? _states;
 
-    /// <summary>Scratch of a ranking of a store's items: the states of the range's days, let go after each use.</summary>
     [ThreadStatic]
     private static DayState[]? _rangeStates;
 
-    /// <summary>Scratch of a ranking of a store's items: the blocks of the range's days, which of their days it holds,
-    /// and whether their totals were added.</summary>
     [ThreadStatic]
     private static List<(SealedBlock Block, uint Days, bool Added)>? _rangeBlocks;
 
@@ -70,10 +43,6 @@ public sealed class SalesByDay
     private long _bytes;
     private long _unsealedBytes;
 
-    /// <summary>Sales of the catalog's <paramref name="items"/> at stores 1 to <paramref name="maxStores"/>, for the
-    /// last <paramref name="daysKept"/> days with sales; the days are packed once their tables hold more than
-    /// <paramref name="unsealedBytesLimit"/> bytes, and the lists by item of <paramref name="daysPerBlock"/> packed
-    /// days at a time are held together.</summary>
     public SalesByDay(int maxStores, ItemRange items, int daysKept, long unsealedBytesLimit = DefaultUnsealedBytesLimit, int daysPerBlock = SealedBlock.MaxDays)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(daysPerBlock, 1);
@@ -90,41 +59,28 @@ public sealed class SalesByDay
         DaysPerBlock = daysPerBlock;
     }
 
-    /// <summary>About a day and a half of the seeds' 256 stores in tables: today's sales stay in tables, where a line
-    /// costs a lookup, not a repacking.</summary>
+    /// <summary>Today's sales stay in tables, where a line costs a lookup, not a repacking.</summary>
     public const long DefaultUnsealedBytesLimit = 64L << 20;
 
-    /// <summary>How many bytes of tables are kept before every day is packed.</summary>
     public long UnsealedBytesLimit { get; }
 
     public int MaxStores { get; }
 
-    /// <summary>How many packed days' sales by item a block holds (all but the latest days are in blocks).</summary>
     public int DaysPerBlock { get; }
 
-    /// <summary>The latest days kept stay out of blocks (<see cref="SealedBlock"/>), a block's worth: lines still come
-    /// for them, and a range of the last weeks reads their lists instead of a block's days by store.</summary>
+    /// <summary>The latest days stay out of blocks: lines still come for them, and short ranges read their lists.</summary>
     private int RecentDaysApart => DaysPerBlock;
 
-    /// <summary>The items this one counts and ranks.</summary>
     public ItemRange Items { get; }
 
-    /// <summary>How many days with sales are kept at most.</summary>
     public int DaysKept { get; }
 
-    /// <summary>The oldest day kept; null while no day has sales.</summary>
     public DateOnly? FirstDayKept => Volatile.Read(ref _days) is [var first, ..] ? DateOnly.FromDayNumber(first.Number) : null;
 
-    /// <summary>The latest day kept; null while no day has sales.</summary>
     public DateOnly? LastDayKept => Volatile.Read(ref _days) is [.., var last] ? DateOnly.FromDayNumber(last.Number) : null;
 
-    /// <summary>
-    /// The first day a range may start on and be exact: <see cref="DateOnly.MinValue"/> while no sales were dropped,
-    /// else the day after the latest day whose sales were dropped (a day that fell out, or a line left out as older
-    /// than every day kept). It is never later than <see cref="FirstDayKept"/>: days between it and that had no sales.
-    /// </summary>
-    /// <remarks>A day falls out after this moves past it, so a caller that checks it after ranking (not before) never
-    /// calls a ranking exact that missed a day.</remarks>
+    /// <summary>The first day a range may start on and be exact: the day after the latest whose sales were dropped.
+    /// It moves before a day falls out, so a caller checks it after ranking, not before.</summary>
     public DateOnly FirstDayAnswerable
     {
         get
@@ -134,18 +90,11 @@ public sealed class SalesByDay
         }
     }
 
-    /// <summary>The memory held: every day kept, packed or in tables, and their blocks.</summary>
     public long Bytes => Volatile.Read(ref _bytes);
 
-    /// <summary>
-    /// Records lines from one thread at a time. Lines of another shard's items are passed over, as
-    /// <see cref="SalesMatrix"/> passes them, and so are lines of no units. Lines outside the catalog (a store beyond
-    /// <see cref="MaxStores"/>, an item below 1), negative quantities, undated lines (<c>Day == default</c>, from an old
-    /// ledger entry), and lines of a day older than every day kept while <see cref="DaysKept"/> days are kept, are
-    /// left out. Returns how many were left out.
-    /// </summary>
-    /// <remarks>This one does not know the catalog's largest item id: an item above this shard's is another shard's
-    /// here, and <see cref="SalesMatrix.RecordSales"/> reports it when it is no shard's.</remarks>
+    /// <summary>From one thread at a time. Returns how many lines were left out: outside the catalog, negative,
+    /// undated (an old ledger entry) or older than every day kept. Items above this shard's are passed over:
+    /// <see cref="SalesMatrix.RecordSales"/> knows the catalog's largest id and reports those no shard's.</summary>
     public int RecordSales(ReadOnlySpan<SaleLine> lines)
     {
         var leftOut = 0;
@@ -184,7 +133,7 @@ public sealed class SalesByDay
         return leftOut;
     }
 
-    /// <summary>Packs every day's tables into its sealed cells; from the recording thread.</summary>
+    /// <summary>From the recording thread.</summary>
     public void Seal()
     {
         foreach (var day in _days)
@@ -199,8 +148,6 @@ public sealed class SalesByDay
         FormBlocks();
     }
 
-    /// <summary>Puts the lists by item of packed days with no tables beside them, <see cref="DaysPerBlock"/> at a time,
-    /// into blocks, oldest first, but for the latest <see cref="RecentDaysApart"/> days; from the recording thread.</summary>
     private void FormBlocks()
     {
         var days = _days;
@@ -219,7 +166,6 @@ public sealed class SalesByDay
                 var block = SealedBlock.Pack(Items.Count, MaxStores, [.. joining.Select(day => day.State.Sealed!)]);
                 for (var i = 0; i < joining.Count; i++)
                 {
-                    // A day's share of the block, the first taking what the division leaves.
                     var share = (block.Bytes / joining.Count) + (i == 0 ? block.Bytes % joining.Count : 0);
                     Volatile.Write(ref _bytes, _bytes + joining[i].JoinBlock(block, i, share));
                 }
@@ -229,9 +175,7 @@ public sealed class SalesByDay
         }
     }
 
-    /// <summary>Writes the best-selling items at <paramref name="storeId"/> from <paramref name="from"/> to
-    /// <paramref name="to"/> (both counted) into <paramref name="best"/>, most units first, ties by the lower item id,
-    /// items with no sales left out. Returns how many were written.</summary>
+    /// <summary>From and to both counted. Returns how many were written.</summary>
     public int TopItemsAtStore(int storeId, DateOnly from, DateOnly to, Span<RankedSales> best)
     {
         CheckStore(storeId);
@@ -241,8 +185,8 @@ public sealed class SalesByDay
         var counts = _counts ??= new BitSlicedCounts();
         counts.Start(SealedDay.BitmapWords(Items.Count));
 
-        // Each day's state taken once; a block all of whose days are in the range, still its, is added from its
-        // store's totals, once, in place of those days' cells.
+        // Each day's state taken once, so a day leaving its block mid-question is never counted twice; a block whose
+        // every day is in the range, still its, is added once from its store's totals.
         var states = _rangeStates is { } held && held.Length >= end - first ? held : _rangeStates = new DayState[Math.Max(end - first, DaysKept)];
         var blocks = _rangeBlocks ??= [];
         // Left as it was by a ranking that failed halfway, if one did.
@@ -301,9 +245,7 @@ public sealed class SalesByDay
         }
     }
 
-    /// <summary>Writes the stores that sold the most of <paramref name="itemId"/> from <paramref name="from"/> to
-    /// <paramref name="to"/> (both counted) into <paramref name="best"/>, most units first, ties by the lower store id,
-    /// stores with no sales left out. Returns how many were written.</summary>
+    /// <summary>From and to both counted. Returns how many were written.</summary>
     public int TopStoresForItem(int itemId, DateOnly from, DateOnly to, Span<RankedSales> best)
     {
         CheckItem(itemId);
@@ -311,10 +253,8 @@ public sealed class SalesByDay
         var (days, first, end) = DaysBetween(from, to);
         var key = itemId - Items.First + 1;
         var sums = _storeSums is { } s && s.Length >= MaxStores ? s : _storeSums = new long[MaxStores];
-        // A few days at a time: each day's state is taken once, then where each packed day's (or block's) list of
-        // the item starts is fetched, then its first bytes, then the lists are read. Each step's loads are independent
-        // of the other days', so their cache misses overlap instead of coming one day after another. A block's days
-        // in the range are read in one pass, when the next day is another block's or none's.
+        // A few days at a time: their states, then their lists' starts, then their first bytes are fetched before
+        // any list is read, so the days' cache misses overlap. A block's days are added in one pass.
         var states = _states ??= new DayState[DaysFetchedTogether];
         SealedBlock? block = null;
         var blockDays = 0u;
@@ -398,8 +338,7 @@ public sealed class SalesByDay
         return ranking.Count;
     }
 
-    /// <summary>Every day kept as of now, to be written later on any thread; from the recording thread. It copies only
-    /// the lines not yet packed: packed days never change, and the snapshot shares them.</summary>
+    /// <summary>From the recording thread. Only tables are copied: packed days never change, so they are shared.</summary>
     public SalesByDaySnapshot TakeSnapshot()
     {
         var days = new SalesByDaySnapshot.Day[_days.Length];
@@ -423,8 +362,7 @@ public sealed class SalesByDay
         return new SalesByDaySnapshot(Items, MaxStores, _lastDropped, days);
     }
 
-    /// <summary>A day's <paramref name="packed"/> cells and the lines in <paramref name="tables"/> (as
-    /// <see cref="TakeSnapshot"/> copies them) packed together, as <see cref="Seal"/> would pack that day.</summary>
+    /// <summary>A snapshot's day packed as <see cref="Seal"/> would pack it.</summary>
     internal static SealedDay PackWith(SealedDay? packed, (int Store, int[] Keys, long[] Units)[] tables, int keys, int maxStores)
     {
         var stores = new (int[] Keys, long[] Units)[maxStores];
@@ -450,16 +388,11 @@ public sealed class SalesByDay
         return SealedDay.Pack(keys, stores);
     }
 
-    /// <summary>Writes every day kept; call it while nothing records. <see cref="Load"/> reads it back.</summary>
+    /// <summary>Call it while nothing records.</summary>
     public void Save(Stream destination) => TakeSnapshot().WriteTo(destination);
 
-    /// <summary>Replaces everything with what <see cref="Save"/> (or a <see cref="SalesByDaySnapshot"/>) wrote, of
-    /// the same items and stores, its packed days and blocks read from <paramref name="files"/> where it names them, or a
-    /// file of an earlier version; call it while nothing records.
-    /// Days beyond <see cref="DaysKept"/> (a file saved with more kept) fall out, oldest first. A file that cannot be
-    /// read leaves the content as it was.</summary>
-    /// <exception cref="InvalidDataException">The file is not one <see cref="Save"/> wrote for these items and stores,
-    /// or it was damaged.</exception>
+    /// <summary>Call it while nothing records. Days beyond <see cref="DaysKept"/> fall out, oldest first; a file that
+    /// cannot be read (<see cref="InvalidDataException"/>) leaves the content as it was.</summary>
     public void Load(Stream source, PackedFiles? files = null)
     {
         var loaded = new SalesByDay(MaxStores, Items, DaysKept, UnsealedBytesLimit, DaysPerBlock);
@@ -474,15 +407,15 @@ public sealed class SalesByDay
 
     private void Read(Stream source, PackedFiles? files)
     {
-        // What the file has left, which no array read from it may pass (unbounded on a stream of unknown length).
+        // No array read may pass what the file has left (unbounded on a stream of unknown length).
         var bytesLeft = source.CanSeek ? source.Length - source.Position : source is ChecksummedStream { Remaining: var remaining } ? remaining : long.MaxValue;
         // Not disposed: that would close the caller's stream.
         var buffered = new BufferedStream(source, 1 << 16);
         var first = buffered.ReadByte();
         if (first == ZLibHeaderFirstByte)
         {
-            // The first version is a zlib stream: its two-byte header, then deflate. Its checksum at the end is not
-            // read; a checkpoint's own covers the file.
+            // The first version is zlib: a two-byte header, then deflate. Its checksum is not read: the checkpoint's
+            // own covers the file.
             Require(buffered.ReadByte() != -1, "not a file of sales by day");
             using var decompressed = new DeflateStream(buffered, CompressionMode.Decompress, leaveOpen: true);
             ReadFirstVersion(decompressed);
@@ -512,12 +445,11 @@ public sealed class SalesByDay
         Volatile.Write(ref _lastDropped, Math.Max(_lastDropped, lastDropped));
     }
 
-    /// <summary>Reads the blocks and the days as they were held (<see cref="SalesByDaySnapshot.Version"/>).</summary>
     private void ReadHeld(HeldArrays arrays, int dayCount, PackedFiles? files)
     {
         var reader = arrays.Reader;
         var blockCount = reader.ReadInt32();
-        // A block takes more than four bytes of the file: no count a damaged file holds allocates gigabytes.
+        // A block takes more than four bytes of the file, so a damaged count cannot allocate gigabytes.
         Require(blockCount <= dayCount && arrays.Fits(blockCount, sizeof(int)), "more blocks than days");
         var blocks = new SealedBlock[blockCount];
         for (var b = 0; b < blocks.Length; b++)
@@ -564,7 +496,7 @@ public sealed class SalesByDay
         }
     }
 
-    /// <summary>Reads the days of the versions that wrote each day's cells by store alone, packing each again.</summary>
+    /// <summary>Versions 2 and 3 wrote each day's cells by store alone: each day is packed again.</summary>
     private void ReadRepacking(BinaryReader reader, int dayCount, bool listsOnly)
     {
         for (var d = 0; d < dayCount; d++)
@@ -607,7 +539,7 @@ public sealed class SalesByDay
                 ReadStoreCells(day, store, count, () => (reader.ReadInt32(), reader.ReadInt64()));
             }
 
-            // Packed as it is read: a year in tables would hold seven times the memory.
+            // Packed as it is read: a year held in tables would take several times the memory.
             _bytes += day.Seal(Items.Count);
             FormBlocks();
         }
@@ -615,8 +547,6 @@ public sealed class SalesByDay
         Volatile.Write(ref _lastDropped, Math.Max(_lastDropped, lastDropped));
     }
 
-    /// <summary>The part after the version both versions share: the items and stores it was saved for (checked), the
-    /// last day dropped and how many days follow.</summary>
     private (int LastDropped, int DayCount) ReadHeader(BinaryReader reader)
     {
         Require(reader.ReadInt32() == Items.First && reader.ReadInt32() == Items.Last && reader.ReadInt32() == MaxStores, "saved for other items or stores");
@@ -626,7 +556,6 @@ public sealed class SalesByDay
         return (lastDropped, dayCount);
     }
 
-    /// <summary>The day of <paramref name="number"/>, read after every day before it.</summary>
     private DaySales NextDayRead(int number)
     {
         Require(number >= DateOnly.MinValue.DayNumber + 1 && number <= DateOnly.MaxValue.DayNumber, "a day out of range");
@@ -634,8 +563,6 @@ public sealed class SalesByDay
         return DayOf(number)!;
     }
 
-    /// <summary>Records a store's cells as read (each item once, positive units) into the tables of
-    /// <paramref name="day"/>.</summary>
     private void ReadStoreCells(DaySales day, int store, int count, Func<(int Key, long Units)> readCell)
     {
         Require((uint)(store - 1) < (uint)MaxStores && day.State.TableOf(store) is null && count > 0 && count <= Items.Count, "a store out of range");
@@ -647,7 +574,7 @@ public sealed class SalesByDay
         }
     }
 
-    /// <summary>Forgets every day; call it while nothing records.</summary>
+    /// <summary>Call it while nothing records.</summary>
     public void Clear()
     {
         _dayByNumber = [];
@@ -658,8 +585,7 @@ public sealed class SalesByDay
         _unsealedBytes = 0;
     }
 
-    /// <summary>A 64-bit hash of the content, independent of how it is held (a sum of every (day, store, item,
-    /// units)'s hash, with the days dropped): two that hash alike hold the same sales, packed or not.</summary>
+    /// <summary>Independent of how the sales are held: two that hash alike hold the same sales.</summary>
     public ulong Checksum()
     {
         var hash = new HashItemUnits { Sum = Mix((ulong)(uint)_lastDropped) };
@@ -680,8 +606,7 @@ public sealed class SalesByDay
         return hash.Sum;
     }
 
-    /// <summary>The day kept of <paramref name="number"/>, added if new (pushing the oldest out when
-    /// <see cref="DaysKept"/> are kept); null if it is older than every day kept and there is no room.</summary>
+    /// <summary>Added if new, pushing the oldest out; null if older than every day kept and there is no room.</summary>
     private DaySales? DayOf(int number)
     {
         if (_lastDay?.Number == number)
@@ -733,7 +658,6 @@ public sealed class SalesByDay
 
     private void Drop(int number) => Volatile.Write(ref _lastDropped, Math.Max(_lastDropped, number));
 
-    /// <summary>The days kept now, and the indexes of the first in the range and of the one after the last.</summary>
     private (DaySales[] Days, int First, int End) DaysBetween(DateOnly from, DateOnly to)
     {
         if (from > to)
@@ -745,7 +669,6 @@ public sealed class SalesByDay
         return (days, LowerBound(days, from.DayNumber), LowerBound(days, to.DayNumber + 1));
     }
 
-    /// <summary>The index of the first day numbered <paramref name="number"/> or later.</summary>
     private static int LowerBound(DaySales[] days, int number)
     {
         int low = 0, high = days.Length;
@@ -765,7 +688,6 @@ public sealed class SalesByDay
         return low;
     }
 
-    /// <summary>How many 64-bit words an item's stores take in a day's <c>StoresOfItem</c>.</summary>
     private static int StoreWords(int maxStores) => (maxStores + 63) >> 6;
 
     private static ulong Mix(ulong value)
@@ -807,7 +729,6 @@ public sealed class SalesByDay
         }
     }
 
-    /// <summary>One day kept: its packed cells and the tables of the lines recorded since it was packed.</summary>
     private sealed class DaySales(int number, int maxStores, int keys)
     {
         public static readonly IComparer<DaySales> ByNumber = Comparer<DaySales>.Create((x, y) => x.Number.CompareTo(y.Number));
@@ -818,24 +739,18 @@ public sealed class SalesByDay
 
         public int Number { get; } = number;
 
-        /// <summary>What a reader takes once: the packed cells and the tables beside them.</summary>
+        /// <summary>What a reader takes once: the packed cells, the tables beside them and their block.</summary>
         public DayState State => Volatile.Read(ref _state);
 
-        /// <summary>This day's memory: packed cells, tables and their array of stores.</summary>
         public long Bytes { get; private set; } = 32 + 24;
 
-        /// <summary>The part of <see cref="Bytes"/> in tables.</summary>
         public long UnsealedBytes { get; private set; }
 
-        /// <summary>This day's shares of the blocks it joined: kept while it is, as its blocks' other days keep them.</summary>
+        // Its shares of the blocks it joined: a block's memory is counted by its days, and kept while any of them is.
         private long _blockBytes;
 
-        /// <summary>The bytes of blocks this day counts as its own (<see cref="JoinBlock"/>, <see cref="Keep"/>).</summary>
         public long BlockBytes => _blockBytes;
 
-        /// <summary>Hands this day's lists by item (packed, no tables beside them) to <paramref name="block"/>, where it
-        /// is day <paramref name="index"/>, and counts <paramref name="share"/> of the block's bytes as its own. Returns
-        /// by how many bytes this day grew (less than zero: it shrank).</summary>
         public long JoinBlock(SealedBlock block, int index, long share)
         {
             var before = Bytes;
@@ -847,7 +762,6 @@ public sealed class SalesByDay
             return Bytes - before;
         }
 
-        /// <summary>Counts <paramref name="bytes"/> that a block of this day's keeps for another day as this day's.</summary>
         public void Keep(long bytes)
         {
             _blockBytes += bytes;
@@ -893,8 +807,7 @@ public sealed class SalesByDay
             return grown;
         }
 
-        /// <summary>Makes <paramref name="state"/> this day's, counting <paramref name="blockBytes"/> of blocks as its
-        /// own, on a day read from a file before any line. Returns by how many bytes this day grew.</summary>
+        /// <summary>On a day read from a file, before any line.</summary>
         public long Restore(DayState state, long blockBytes)
         {
             var before = Bytes;
@@ -904,8 +817,6 @@ public sealed class SalesByDay
             return Bytes - before;
         }
 
-        /// <summary>Packs the tables with the cells packed before into new cells, and publishes them with no tables.
-        /// Returns by how many bytes this day grew (less than zero: it shrank).</summary>
         public long Seal(int keys)
         {
             var state = _state;
@@ -929,9 +840,7 @@ public sealed class SalesByDay
         }
     }
 
-    /// <summary>A day as readers see it: packed cells (null until first packed) and tables of the lines recorded since
-    /// (null until a line comes; each store's created at its first line); the block holding the packed cells' lists by
-    /// item, if they joined one, and which of its days this is.</summary>
+    /// <summary>A day as readers see it, replaced whole when packed or put in a block; only its tables fill in.</summary>
     private sealed class DayState(SealedDay? sealedCells, StoreDaySales?[]? tables, SealedBlock? block = null, int indexInBlock = 0)
     {
         public SealedDay? Sealed { get; } = sealedCells;
@@ -943,15 +852,13 @@ public sealed class SalesByDay
         /// <summary>Written by the recording thread only, before the first table in it is.</summary>
         public StoreDaySales?[]? Tables = tables;
 
-        /// <summary>Which stores sold each item, and which sold two units or more: bit (store id - 1) % 64 of word
-        /// key × 2 × StoreWords + (store id - 1) / 64, and StoreWords words later, set once the table holds those units,
-        /// so a reader of an item looks up only the tables that sold more than one. Written by the recording thread
-        /// only, after <see cref="Tables"/>.</summary>
+        /// <summary>Per item, a bit for each store that sold it, then StoreWords words of those that sold two or
+        /// more; set once the table holds the units. Written by the recording thread only, after <see cref="Tables"/>.</summary>
         public ulong[]? StoresOfItem;
 
         public StoreDaySales? TableOf(int storeId) => Volatile.Read(ref Tables) is { } tables ? Volatile.Read(ref tables[storeId - 1]) : null;
 
-        /// <summary>Each store's cells, packed and in tables added up, keys in ascending order; while nothing records.</summary>
+        /// <summary>Keys ascending, packed and table units added up; while nothing records.</summary>
         public (int[] Keys, long[] Units)[] CellsOfStores(int maxStores)
         {
             var stores = new (int[] Keys, long[] Units)[maxStores];
@@ -969,7 +876,6 @@ public sealed class SalesByDay
         }
     }
 
-    /// <summary>Cells gathered from packed cells (in order) and then a table (in a table's order), sorted and added up.</summary>
     private struct SortedCells() : IItemUnitsVisitor
     {
         private readonly List<int> _keys = [];
@@ -989,8 +895,8 @@ public sealed class SalesByDay
             _units.Clear();
         }
 
-        /// <summary>The cells by key, a key given twice (packed and in a table) added up; the first
-        /// <paramref name="inOrder"/> are in order already.</summary>
+        /// <summary>A key given twice (packed and in a table) is added up; the first <paramref name="inOrder"/> are
+        /// in order already.</summary>
         public readonly (int[] Keys, long[] Units) Sorted(int inOrder)
         {
             if (Count == 0)

@@ -3,26 +3,19 @@ using Supermarket.Contracts.Catalog;
 
 namespace Supermarket.SalesCounting;
 
-/// <summary>
-/// <see cref="SalesByDay"/> as of one moment, taken on its recording thread (<see cref="SalesByDay.TakeSnapshot"/>) at
-/// the cost of copying the lines not yet packed, since packed days never change; written to a file afterwards, on any
-/// thread. <see cref="SalesByDay.Load"/> reads the file back.
-/// </summary>
-/// <remarks>The file: a magic, then, under an XXH3 checksum at its end, the version, the items and stores, the last day
-/// dropped, the number of days, the blocks as they are held, and each day: its number, the block bytes it counts, and
-/// its cells as they are held, or which block's day it is. Packed days and blocks are written as they are, so reading
-/// them back packs nothing again, either in the file or each in a file of its own (<see cref="PackedFiles"/>); a day
-/// with lines not yet packed is packed with them as it is written, into the file.</remarks>
+/// <summary><see cref="SalesByDay"/> as of one moment, taken on its recording thread and written afterwards on any;
+/// <see cref="SalesByDay.Load"/> reads the file back.</summary>
+/// <remarks>Packed days and blocks are written as they are held, in the file or each in a file of its own
+/// (<see cref="PackedFiles"/>), so reading them back packs nothing again.</remarks>
 public sealed class SalesByDaySnapshot
 {
     internal const int Magic = 0x32444253; // "SBD2"
     internal const int Version = 4;
 
-    /// <summary>The version that wrote each packed day's cells by store alone, which the reader packed again by item
-    /// and into blocks: read, no longer written.</summary>
+    /// <summary>Each packed day's cells by store alone: read, no longer written.</summary>
     internal const int CellsByStoreVersion = 3;
 
-    /// <summary>The version before a store's items could be held as a bitmap: read, no longer written.</summary>
+    /// <summary>Before a store's items could be a bitmap: read, no longer written.</summary>
     internal const int ListsOnlyVersion = 2;
 
     private readonly ItemRange _items;
@@ -33,11 +26,11 @@ public sealed class SalesByDaySnapshot
     internal SalesByDaySnapshot(ItemRange items, int maxStores, int lastDropped, Day[] days) =>
         (_items, _maxStores, _lastDropped, _days) = (items, maxStores, lastDropped, days);
 
-    /// <summary>Writes the file to <paramref name="destination"/>, every packed day and block in it.</summary>
+    /// <summary>Every packed day and block inside the file.</summary>
     public void WriteTo(Stream destination) => WriteTo(destination, files: null);
 
-    /// <summary>Writes the file to <paramref name="destination"/>, each packed day and block as the name of its file
-    /// in <paramref name="files"/>, written there if it is new. Returns the names it wrote into the file.</summary>
+    /// <summary>Each packed day and block as the name of its file in <paramref name="files"/>, written there if new.
+    /// Returns the names written.</summary>
     public IReadOnlySet<string> WriteTo(Stream destination, PackedFiles? files)
     {
         var names = new HashSet<string>();
@@ -123,10 +116,8 @@ public sealed class SalesByDaySnapshot
         }
     }
 
-    /// <summary>How a day of the file is held.</summary>
     internal enum DayKind : byte
     {
-        /// <summary>No cells.</summary>
         Empty,
 
         /// <summary>Its packed cells, lists by item included, follow.</summary>
@@ -136,8 +127,6 @@ public sealed class SalesByDaySnapshot
         InBlock,
     }
 
-    /// <summary>One day: its packed cells (null if none), each store's lines recorded since, as (store id, keys,
-    /// units), the block its lists by item are in (if any) and which day of it this is, and the bytes of blocks it
-    /// counts as its own.</summary>
+    /// <summary><paramref name="Tables"/>: each store's lines recorded since the day was packed.</summary>
     internal readonly record struct Day(int Number, SealedDay? Sealed, (int Store, int[] Keys, long[] Units)[] Tables, SealedBlock? Block, int IndexInBlock, long BlockBytes);
 }

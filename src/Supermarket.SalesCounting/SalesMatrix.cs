@@ -5,33 +5,17 @@ using Supermarket.Contracts.Sales;
 
 namespace Supermarket.SalesCounting;
 
-/// <summary>
-/// Units sold per (item, store), updated lock-free from any number of threads and ranked exactly on demand: of every
-/// item of the catalog, or of one shard's range of them (<see cref="Items"/>; SalesShardOptions).
-/// </summary>
-/// <remarks>
-/// Layout, chosen by measurement (benchmarks/Supermarket.Benchmarks, docs/performance.md; the layouts tried are in its history,
-/// git show 0a04341:docs/performance.md, "How the layout was chosen"):
-/// <list type="bullet">
-/// <item>The counters are item-major: one item's counters of every store are consecutive (4 KB for 512 stores).
-/// "Top stores for an item" streams that row and compares a vector of counters at a time against the current K-th
-/// best: 64 cache lines, where counters tiled for the other question made it read 256 and no faster than the seeds'
-/// lock per row and heap.</item>
-/// <item>Beside them, the largest counter of every tile of <see cref="TileWidth"/> consecutive items is kept per
-/// store, store-major. "Top items at a store" scans that row of tile maxima with SIMD against the current K-th best
-/// and opens only the tiles that could beat it (a cache miss per item in it), instead of reading the store's
-/// counters 4 KB apart.</item>
-/// </list>
-/// Counters only grow, so a tile's maximum only grows: it is raised with a compare-and-swap after each add and lags
-/// by at most an update in flight. Every ranking is exact; ids are visited in ascending order, so a candidate that
-/// only ties the K-th best loses to the lower id already ranked.
-/// </remarks>
+/// <summary>Units sold per (item, store) of one shard's items, updated lock-free from any number of threads and ranked
+/// exactly on demand.</summary>
+/// <remarks>Item-major, so an item's stores stream in one row; beside them each store's maximum of every tile of
+/// <see cref="TileWidth"/> items, so a store's question opens only the tiles that could beat its K-th best. Counters
+/// only grow, so a tile's maximum, raised by compare-and-swap after each add, lags by an update in flight at most;
+/// ids are visited ascending, so a tie with the K-th best loses to the lower id already ranked.</remarks>
 public sealed class SalesMatrix
 {
     public const int MaxRankedCount = 100;
 
-    /// <summary>Items per tile of the stores' maxima: wider tiles make each store's row of maxima shorter to scan and
-    /// each tile opened dearer.</summary>
+    // Wider tiles make a store's row of maxima shorter to scan and each tile opened dearer.
     private const int TileWidth = 8;
     private const int TileShift = 3;
 
@@ -39,8 +23,7 @@ public sealed class SalesMatrix
     private readonly long[] _units;
     private readonly long[] _tileMax;
 
-    /// <summary>A matrix of the catalog's <paramref name="items"/> (all of them, <c>new ItemRange(1, maxItemId)</c>,
-    /// when the aggregator is not sharded): sales of its other items are another shard's, and are passed over.</summary>
+    /// <summary><paramref name="items"/>: this shard's, or <c>new ItemRange(1, maxItemId)</c> unsharded.</summary>
     public SalesMatrix(int maxItemId, int maxStores, ItemRange items)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(maxStores, 1);
@@ -56,29 +39,22 @@ public sealed class SalesMatrix
         _tileMax = new long[(long)_tiles * maxStores];
     }
 
-    /// <summary>The catalog's largest item id: a sale of an item above it is no shard's, and is left out.</summary>
+    /// <summary>A sale of an item above it is no shard's, and is left out.</summary>
     public int MaxItemId { get; }
 
-    /// <summary>The items this matrix counts and ranks.</summary>
     public ItemRange Items { get; }
 
-    /// <summary>The counters a matrix of this many items and stores holds.</summary>
     public static long CellsFor(int items, int maxStores) => (long)items * maxStores;
 
-    /// <summary>The memory a matrix of this many items and stores takes: its counters and its tiles' maxima.</summary>
     public static long BytesFor(int items, int maxStores) =>
         (CellsFor(items, maxStores) + ((long)((items + TileWidth - 1) / TileWidth) * maxStores)) * sizeof(long);
 
     public int MaxStores { get; }
 
-    /// <summary>Adds lines of any stores, as the sales ledger records them, and passes over those of items another
-    /// shard counts; a line outside the catalog (its store or item beyond the bounds, a negative quantity) is left out
-    /// (the caller reports it). Returns how many lines were left out.</summary>
-    /// <remarks>
-    /// Each counter is a random cell of a 390 MiB array, so each add is a cache miss, and a locked add waits for its
-    /// own miss before the next can start. Prefetching every cell the lines touch first lets the misses overlap; the
-    /// hint changes no result.
-    /// </remarks>
+    /// <summary>Returns how many lines were left out (outside the catalog, or negative) for the caller to report;
+    /// other shards' items are passed over.</summary>
+    /// <remarks>Each add is a cache miss, and a locked add waits for its own before the next starts: prefetching
+    /// every cell first lets the misses overlap (a hint: it changes no result).</remarks>
     public unsafe int RecordSales(ReadOnlySpan<SaleLine> lines)
     {
         if (Sse.IsSupported)
@@ -122,8 +98,7 @@ public sealed class SalesMatrix
         return outside;
     }
 
-    /// <summary>Makes <paramref name="copy"/> hold the same counts, so it can be saved while this one goes on
-    /// counting. Call it while nothing records into this matrix (a copy taken mid-update would be torn).</summary>
+    /// <summary>Call it while nothing records into this matrix: a copy taken mid-update would be torn.</summary>
     public void CopyTo(SalesMatrix copy)
     {
         if (copy.MaxItemId != MaxItemId || copy.Items != Items || copy.MaxStores != MaxStores)
@@ -135,21 +110,14 @@ public sealed class SalesMatrix
         _tileMax.AsSpan().CopyTo(copy._tileMax);
     }
 
-    /// <summary>How many counters a checkpoint's copy takes at a time (<see cref="CopyCountersTo"/>), between two reads
-    /// of the ledger: 16 MB, a few milliseconds, so a question waiting for the next read waits that long at most for a
-    /// checkpoint (#55), where the whole copy (hundreds of MB) held it up for as long.</summary>
+    /// <summary>A checkpoint's copy takes this many counters between two reads of the ledger, so a question waiting
+    /// for the next read is held up by a part, never by the whole copy.</summary>
     public const int CountersPerCopyPart = 1 << 21;
 
-    /// <summary>How many counters this matrix holds: what <see cref="CopyCountersTo"/> copies a part of at a time.</summary>
     public long Counters => _units.LongLength;
 
-    /// <summary>
-    /// Copies the counters from <paramref name="from"/> on, <paramref name="count"/> of them, into <paramref name="copy"/>:
-    /// a copy taken a part at a time, between recordings, so that no part of it holds up whoever waits for the recording
-    /// thread (a checkpoint's, #55). Sales recorded after a part was copied reach that part through
-    /// <see cref="RecordSalesCopied"/>; once every part is copied the copy's counters equal these. Its tile maxima are
-    /// left as they are: a copy is for <see cref="Save"/>, and <see cref="Load"/> recomputes them.
-    /// </summary>
+    /// <summary>A part of a copy taken between recordings; lines recorded meanwhile reach the parts already copied
+    /// through <see cref="RecordSalesCopied"/>. Tile maxima are not copied: <see cref="Load"/> recomputes them.</summary>
     public void CopyCountersTo(SalesMatrix copy, long from, int count)
     {
         if (copy.MaxItemId != MaxItemId || copy.Items != Items || copy.MaxStores != MaxStores)
@@ -160,9 +128,8 @@ public sealed class SalesMatrix
         _units.AsSpan(checked((int)from), count).CopyTo(copy._units.AsSpan(checked((int)from), count));
     }
 
-    /// <summary>Adds to <paramref name="copy"/> the lines, of those just recorded here, whose counters are among the first
-    /// <paramref name="copied"/> (those <see cref="CopyCountersTo"/> copied already); the others reach it when their part
-    /// is copied. Lines outside this matrix are skipped, as <see cref="RecordSales"/> skips them.</summary>
+    /// <summary>Adds to <paramref name="copy"/> the lines whose counters are copied already; the others come with
+    /// their part.</summary>
     public void RecordSalesCopied(SalesMatrix copy, ReadOnlySpan<SaleLine> lines, long copied)
     {
         foreach (var line in lines)
@@ -174,8 +141,7 @@ public sealed class SalesMatrix
         }
     }
 
-    /// <summary>Copies the counters of <paramref name="chunk"/> (<see cref="MatrixDelta.ChunkCounters"/> from
-    /// chunk × that on) into <paramref name="units"/>; the last chunk's counters beyond the matrix are zero.</summary>
+    /// <summary>The last chunk's counters beyond the matrix are zero.</summary>
     internal void CopyChunk(int chunk, Span<long> units)
     {
         var (first, count) = ChunkCells(chunk);
@@ -183,9 +149,7 @@ public sealed class SalesMatrix
         units[count..].Clear();
     }
 
-    /// <summary>Sets the counters of <paramref name="chunk"/> to <paramref name="units"/> and raises their tiles'
-    /// maxima to them (counters only grow: a chunk's counters are never below those they replace). Call it while
-    /// nothing records.</summary>
+    /// <summary>Call it while nothing records. Raising the tiles' maxima suffices: counters only grow.</summary>
     internal void SetChunk(int chunk, ReadOnlySpan<long> units)
     {
         var (first, count) = ChunkCells(chunk);
@@ -204,14 +168,12 @@ public sealed class SalesMatrix
         return (first, Math.Min(MatrixDelta.ChunkCounters, _units.Length - first));
     }
 
-    /// <summary>Writes the counters, compressed; <see cref="Load"/> reads them back into a matrix of the same size.</summary>
     public void Save(Stream destination)
     {
         using var compressed = new System.IO.Compression.ZLibStream(destination, System.IO.Compression.CompressionLevel.Fastest, leaveOpen: true);
         compressed.Write(System.Runtime.InteropServices.MemoryMarshal.AsBytes(_units.AsSpan()));
     }
 
-    /// <summary>Replaces every counter with those <see cref="Save"/> wrote, and recomputes the tile maxima.</summary>
     public void Load(Stream source)
     {
         using var compressed = new System.IO.Compression.ZLibStream(source, System.IO.Compression.CompressionMode.Decompress, leaveOpen: true);
@@ -227,24 +189,21 @@ public sealed class SalesMatrix
         }
     }
 
-    /// <summary>A 64-bit hash of every counter (XxHash3): a checkpoint stores it, so a file whose counters were damaged
-    /// on disk is told from a whole one.</summary>
+    /// <summary>Stored with a checkpoint, so counters damaged on disk are told from whole ones.</summary>
     public ulong Checksum() => System.IO.Hashing.XxHash3.HashToUInt64(System.Runtime.InteropServices.MemoryMarshal.AsBytes(_units.AsSpan()));
 
-    /// <summary>Sets every counter back to zero. Call it while nothing records.</summary>
+    /// <summary>Call it while nothing records.</summary>
     public void Clear()
     {
         Array.Clear(_units);
         Array.Clear(_tileMax);
     }
 
-    /// <summary>Whether this matrix counts the line's sales (its store's, of an item of its range).</summary>
     internal bool Holds(SaleLine line) => (uint)(line.StoreId - 1) < (uint)MaxStores && Items.Contains(line.ItemId);
 
     private bool InCatalog(SaleLine line) => (uint)(line.StoreId - 1) < (uint)MaxStores && (uint)(line.ItemId - 1) < (uint)MaxItemId;
 
-    /// <summary>Writes the best-selling items at <paramref name="storeId"/> into <paramref name="best"/>, most units
-    /// first, ties by the lower item id, items with no sales left out. Returns how many were written.</summary>
+    /// <summary>Returns how many were written.</summary>
     public int TopItemsAtStore(int storeId, Span<RankedSales> best)
     {
         CheckStore(storeId);
@@ -275,8 +234,7 @@ public sealed class SalesMatrix
         return ranking.Count;
     }
 
-    /// <summary>Writes the stores that sold the most of <paramref name="itemId"/> into <paramref name="best"/>, most
-    /// units first, ties by the lower store id, stores with no sales left out. Returns how many were written.</summary>
+    /// <summary>Returns how many were written.</summary>
     public int TopStoresForItem(int itemId, Span<RankedSales> best)
     {
         CheckItem(itemId);

@@ -3,35 +3,20 @@ using System.Runtime.Intrinsics.X86;
 
 namespace Supermarket.SalesCounting;
 
-/// <summary>
-/// Several packed days' sales totalled, for <see cref="SalesByDay"/>: each item's units at each store over all the
-/// block's days, in place of every day's list, so the days keep only their cells by store, and each store's units of
-/// each item. A range holding every day of the block reads an item's or a store's totals; for an item, one holding part
-/// of it reads the days it holds from their cells by store, or the totals less the days it leaves out, whichever are
-/// fewer; for a store, the days it holds.
-/// </summary>
-/// <remarks>
-/// <para>An item's totals are a nibble a store (0 to 14; 15: see the list after them) when it sold at least at one store
-/// in four, else a list of its stores in <see cref="SealedDay"/>'s cell code. The seeds' load sells an item at 98 % of
-/// 256 stores over 32 days, about 4 units each: 128 bytes an item, against about 1,000 for the 32 days' lists.</para>
-/// <para>A store's totals take four bit-sliced planes (0 to 15, the units beyond listed) where it sold at least one item
-/// in eight over the block: 50 KB a store of 100,000 items, 0.4 MB a day of the seeds' 256 stores.</para>
-/// <para>The block keeps the cells by store of the days as they were packed (<see cref="Day"/>): a day packed again
-/// (lines came for it later) or fallen out is left out of an item's range by taking it off the totals, and makes a
-/// store's range read the block's days it holds one by one.</para>
-/// </remarks>
+/// <summary>Several packed days' totals of each item at each store and of each store's items, in place of the days'
+/// lists by item (docs/architecture.md, "Sales over a range of days").</summary>
+/// <remarks>It keeps its days' cells by store as packed (<see cref="Day"/>), so a day packed again or fallen out can be
+/// taken off the totals.</remarks>
 internal sealed class SealedBlock
 {
-    /// <summary>How many days a block holds at most: a day is a bit of a ranking's mask.</summary>
+    /// <summary>A day is a bit of a ranking's mask.</summary>
     public const int MaxDays = 32;
 
-    /// <summary>A store's nibble that says its units are in the list after the nibbles.</summary>
+    /// <summary>An item's nibble for a store whose units are in the list after the nibbles.</summary>
     private const int InList = 15;
 
-    /// <summary>A store's totals held as planes count up to this, the units beyond it in the store's list.</summary>
     private const int PlanesHold = (1 << StorePlanes) - 1;
 
-    /// <summary>The bits of a store's totals held bit-sliced (<see cref="BitSlicedCounts"/>'s planes).</summary>
     private const int StorePlanes = 4;
     private const int NoPlanes = -1;
 
@@ -45,21 +30,16 @@ internal sealed class SealedBlock
     private SealedBlock(byte[] cells, int[] itemStarts, ulong[] nibbles, SealedDay[] days, int maxStores, StoreTotals stores) =>
         (_cells, _itemStarts, _nibbles, _days, _maxStores, _stores) = (cells, itemStarts, nibbles, days, maxStores, stores);
 
-    /// <summary>How many days it holds.</summary>
     public int Days => _days.Length;
 
-    /// <summary>The memory this one holds, but for its days' cells by store (the days count those).</summary>
+    /// <summary>But for its days' cells by store: the days count those.</summary>
     public long Bytes => (4 * 24) + 56 + _cells.Length + ((long)_itemStarts.Length * sizeof(int)) + ((long)_nibbles.Length * sizeof(ulong)) + _stores.Bytes;
 
-    /// <summary>Every day of the block, as a mask of their indexes.</summary>
     public uint AllDays => Days == MaxDays ? uint.MaxValue : (1u << Days) - 1;
 
-    /// <summary>Day <paramref name="index"/>'s cells by store, as packed (no lists by item).</summary>
     public SealedDay Day(int index) => _days[index];
 
-    /// <summary>The totals of keys 1 to <paramref name="keys"/> at stores 1 to <paramref name="maxStores"/> over
-    /// <paramref name="days"/> (each holding its lists by item), day <c>i</c> of the block being
-    /// <paramref name="days"/>[i].</summary>
+    /// <summary>Each of <paramref name="days"/> must still hold its lists by item.</summary>
     public static SealedBlock Pack(int keys, int maxStores, IReadOnlyList<SealedDay> days)
     {
         ArgumentOutOfRangeException.ThrowIfGreaterThan(days.Count, MaxDays, nameof(days));
@@ -83,7 +63,7 @@ internal sealed class SealedBlock
                 stores += units > 0 ? 1 : 0;
             }
 
-            // Dense: nibbles, and the stores past what a nibble holds listed after them; else every store listed.
+            // Sold at one store in four or more: nibbles, the stores past what a nibble holds listed after them.
             var listedFrom = 1L;
             if (stores * 4 >= maxStores)
             {
@@ -116,7 +96,6 @@ internal sealed class SealedBlock
         return new SealedBlock(cells.ToArray(), itemStarts, nibbles, [.. days.Select(day => day.WithoutItemLists())], maxStores, StoreTotals.Pack(keys, maxStores, days));
     }
 
-    /// <summary>Writes the block as it is held, its days' cells by store with it, for <see cref="ReadHeld"/>.</summary>
     public void WriteHeld(BinaryWriter writer)
     {
         writer.Write(_days.Length);
@@ -131,9 +110,7 @@ internal sealed class SealedBlock
         _stores.WriteHeld(writer);
     }
 
-    /// <summary>Reads what <see cref="WriteHeld"/> wrote for keys 1 to <paramref name="keys"/> at stores 1 to
-    /// <paramref name="maxStores"/>, checking every offset (<see cref="SealedDay.ReadHeld"/>).</summary>
-    /// <exception cref="InvalidDataException">A length or an offset is out of range.</exception>
+    /// <summary>Checks every offset, as <see cref="SealedDay.ReadHeld"/> does.</summary>
     public static SealedBlock ReadHeld(HeldArrays arrays, int keys, int maxStores)
     {
         var dayCount = arrays.Reader.ReadInt32();
@@ -165,7 +142,7 @@ internal sealed class SealedBlock
         }
     }
 
-    /// <summary>Asks the CPU to bring in where the item's totals start (a hint: it changes nothing).</summary>
+    /// <summary>A hint: it changes nothing.</summary>
     public unsafe void PrefetchItemStart(int key)
     {
         if (Sse.IsSupported)
@@ -177,8 +154,8 @@ internal sealed class SealedBlock
         }
     }
 
-    /// <summary>Adds each store's units of the item whose key is <paramref name="key"/> on the block's days in
-    /// <paramref name="days"/> (bit i: day i) to <paramref name="storeSums"/> (indexed by store id less one).</summary>
+    /// <summary>Over the days of <paramref name="days"/> (bit i: day i): those days, or the totals less the others,
+    /// whichever are fewer.</summary>
     public void AddItemTo(int key, uint days, long[] storeSums)
     {
         var all = AllDays;
@@ -201,8 +178,7 @@ internal sealed class SealedBlock
         }
     }
 
-    /// <summary>Adds the units of each item at <paramref name="storeId"/> over all the block's days to
-    /// <paramref name="counts"/>: the planes of its totals at once, then the units listed.</summary>
+    /// <summary>Over all the block's days.</summary>
     public void AddStoreTo(int storeId, BitSlicedCounts counts) => _stores.AddTo(storeId, counts);
 
     private void AddTotalsTo(int key, long[] storeSums)
@@ -226,12 +202,8 @@ internal sealed class SealedBlock
             storeSums[store - 1] += units;
         }
     }
-    /// <summary>
-    /// Each store's units of each item over the block's days, so a range holding every day of the block adds a store's
-    /// totals once instead of each day's bitmap and units beyond the first: for a store that sold at least one item in
-    /// eight over the block, <see cref="StorePlanes"/> bit-sliced planes counting up to <see cref="PlanesHold"/> and a
-    /// list of the units beyond; for another, a list of every item it sold (<see cref="SealedDay"/>'s cell code).
-    /// </summary>
+    /// <summary>Each store's units of each item over the block, added once instead of each day's: where the store sold
+    /// one item in eight, planes up to <see cref="PlanesHold"/> and the units beyond listed; else a list.</summary>
     private sealed class StoreTotals(int[] planesOfStore, ulong[] planes, int[] listStarts, byte[] lists)
     {
         public long Bytes => (4 * 24) + 32 + planes.LongLength * sizeof(ulong) + lists.Length + (((long)planesOfStore.Length + listStarts.Length) * sizeof(int));
@@ -257,7 +229,6 @@ internal sealed class SealedBlock
                     sold += totals.Units[key] > 0 ? 1 : 0;
                 }
 
-                // Dense: planes up to what they hold, the units beyond listed; else every item listed.
                 var listedBeyond = 0L;
                 planesOfStore[store - 1] = NoPlanes;
                 if (sold > 0 && (long)sold * 8 >= keys)
@@ -334,7 +305,6 @@ internal sealed class SealedBlock
             return new StoreTotals(planesOfStore, planes, listStarts, lists);
         }
 
-        /// <summary>Adds up each key's units.</summary>
         private struct SumUnits : IItemUnitsVisitor
         {
             public long[] Units;

@@ -5,36 +5,22 @@ using System.Runtime.Intrinsics.X86;
 
 namespace Supermarket.SalesCounting;
 
-/// <summary>
-/// One day's sales packed for reading only, for <see cref="SalesByDay"/>: the same (store, item, units) cells twice,
-/// by store and by item (each item's stores in order), about a byte a cell each.
-/// </summary>
-/// <remarks>
-/// <para>By item, and by store for a store that sold few of the items: a cell is the distance from the previous key in
-/// its list and its units, one byte while the distance is below 32 and the units below 8 (the seeds' load sells ~12,600
-/// of 100,000 items at a store a day, one unit at a time, so distances average 8), otherwise a 0 byte, then both as
-/// varints.</para>
-/// <para>By store, for a store that sold at least one item in <see cref="BitmapDensity"/>: a bit an item (sold or
-/// not), which <see cref="BitSlicedCounts"/> adds up a vector at a time, and beside it the units beyond the first of
-/// each item that sold more than one (two bytes each, in the seeds' load: the distance from the previous such item).
-/// Hash tables held ~14 bytes a cell (docs/architecture.md, "Sales over a range of days").</para>
-/// </remarks>
+/// <summary>One day's sales packed for reading only: the same cells by store and by item, about a byte a cell each
+/// (docs/architecture.md, "Sales over a range of days").</summary>
 internal sealed class SealedDay
 {
-    /// <summary>A store's items are held as a bitmap once it sold at least one in this many: the bitmap then takes
-    /// at most two bytes a cell, against about one in a list.</summary>
+    /// <summary>A store that sold one item in this many is a bitmap: then at most two bytes a cell, a list's about one.</summary>
     public const int BitmapDensity = 16;
 
-    /// <summary>A one-byte cell: the distance from the previous key in its low bits, the units in the others.</summary>
+    // A list's cell: one byte, the distance from the previous key in its low bits and the units in the others, while
+    // both fit; else a 0 byte, then both as varints.
     private const int DistanceBits = 5;
     private const int DistanceMask = (1 << DistanceBits) - 1;
     private const int UnitsLimit = 1 << (8 - DistanceBits);
-    /// <summary>The longest distance to the previous item that sold more than one unit written in two bytes.</summary>
     private const int ShortExtraDistance = short.MaxValue;
     private const int NoBitmap = -1;
 
-    /// <summary>A store's records (its cells, or a bitmap's units beyond the first) are marked every this many, so
-    /// one item's units are found by decoding at most this many (<see cref="AddItemOfEachStoreTo"/>).</summary>
+    // A store's records are marked every this many, so one item's units are found by decoding at most this many.
     private const int RecordsPerMark = 32;
 
     private readonly byte[] _byStore;
@@ -53,19 +39,16 @@ internal sealed class SealedDay
         (_marks, _markStarts, _byItem, _itemStarts, Cells) = (marks, markStarts, byItem, itemStarts, cells);
     }
 
-    /// <summary>How many (store, item) pairs sold.</summary>
     public int Cells { get; }
 
-    /// <summary>The memory this one holds.</summary>
     public long Bytes => (8 * 24) + 72 + _byStore.Length + _byItem.Length + ((long)_bitmaps.Length * sizeof(ulong))
         + (((long)_storeStarts.Length + _bitmapOfStore.Length + _itemStarts.Length + _marks.Length + _markStarts.Length) * sizeof(int));
 
-    /// <summary>The 64-bit words of a store's bitmap of keys 1 to <paramref name="keys"/> (bit k: key k), a whole
-    /// number of 512-bit vectors, with bit <paramref name="keys"/> + 1 in it (zero).</summary>
+    /// <summary>Bit k for key k, in whole 512-bit vectors, bit <paramref name="keys"/> + 1 (zero) among them.</summary>
     public static int BitmapWords(int keys) => (((keys + 1) >> 9) + 1) << 3;
 
-    /// <summary>Packs the cells of stores 1 to <c>stores.Length</c> (<paramref name="stores"/>[id - 1]: the store's
-    /// keys, from 1 to <paramref name="keys"/>, in ascending order, and their positive units).</summary>
+    /// <summary><paramref name="stores"/>[id - 1]: the store's keys (1 to <paramref name="keys"/>, ascending) and
+    /// their positive units.</summary>
     public static SealedDay Pack(int keys, (int[] Keys, long[] Units)[] stores)
     {
         var maxStores = stores.Length;
@@ -161,8 +144,7 @@ internal sealed class SealedDay
         return new SealedDay(byStore.ToArray(), storeStarts, bitmapOfStore, bitmaps, bitmapWords, [.. marks], markStarts, byItem.ToArray(), itemStarts, cells);
     }
 
-    /// <summary>Writes the cells by store as they are held: each store's length and whether it is a bitmap, the
-    /// bytes, then the bitmaps; <see cref="Read"/> reads them back and packs the cells by item again.</summary>
+    /// <summary>The cells by store alone, as version 3 wrote them: <see cref="Read"/> packs them again.</summary>
     public void WriteTo(BinaryWriter writer)
     {
         for (var store = 1; store < _storeStarts.Length; store++)
@@ -176,10 +158,8 @@ internal sealed class SealedDay
         writer.Write(MemoryMarshal.AsBytes(_bitmaps.AsSpan()));
     }
 
-    /// <summary>Reads what <see cref="WriteTo"/> wrote for stores 1 to <paramref name="maxStores"/> and keys 1 to
-    /// <paramref name="keys"/>, or with <paramref name="listsOnly"/> what the file's version 2 wrote (every store a
-    /// list, its length alone), checking every cell.</summary>
-    /// <exception cref="InvalidDataException">A length or a cell is out of range.</exception>
+    /// <summary>Reads what <see cref="WriteTo"/> wrote, or with <paramref name="listsOnly"/> version 2 (every store
+    /// a list), checking every cell.</summary>
     public static SealedDay Read(BinaryReader reader, int keys, int maxStores, bool listsOnly)
     {
         var storeStarts = new int[maxStores + 1];
@@ -287,8 +267,7 @@ internal sealed class SealedDay
         }
     }
 
-    /// <summary>Writes the day as it is held, lists by item and marks included, for <see cref="ReadHeld"/> to take
-    /// back without packing it again.</summary>
+    /// <summary>As it is held, so <see cref="ReadHeld"/> takes it back without packing it again.</summary>
     public void WriteHeld(BinaryWriter writer)
     {
         writer.Write(Cells);
@@ -302,10 +281,8 @@ internal sealed class SealedDay
         HeldArrays.Write(writer, _byItem);
     }
 
-    /// <summary>Reads what <see cref="WriteHeld"/> wrote for stores 1 to <paramref name="maxStores"/> and keys 1 to
-    /// <paramref name="keys"/>. The file's checksum vouches for the cells; what is checked here is every offset, so
-    /// no reading of a damaged day can reach outside its arrays.</summary>
-    /// <exception cref="InvalidDataException">A length or an offset is out of range.</exception>
+    /// <summary>The file's checksum vouches for the cells; every offset is checked here, so no reading of a damaged
+    /// day can reach outside its arrays.</summary>
     public static SealedDay ReadHeld(HeldArrays arrays, int keys, int maxStores)
     {
         var cells = arrays.Reader.ReadInt32();
@@ -339,12 +316,11 @@ internal sealed class SealedDay
         return new SealedDay(byStore, storeStarts, bitmapOfStore, bitmaps, bitmapWords, marks, markStarts, byItem, itemStarts, cells);
     }
 
-    /// <summary>Whether a bitmap of <see cref="BitmapWords"/>(<paramref name="keys"/>) words holds keys 1 to
-    /// <paramref name="keys"/> alone: a bit elsewhere would rank an item beyond this shard's.</summary>
+    /// <summary>Whether a bitmap holds keys 1 to <paramref name="keys"/> alone: a bit elsewhere would rank an item
+    /// beyond this shard's.</summary>
     internal static bool OnlyKeys(ReadOnlySpan<ulong> bits, int keys) =>
         (bits[0] & 1) == 0 && bits[(keys + 1) >> 6] >> ((keys + 1) & 63) == 0 && !bits[(((keys + 1) >> 6) + 1)..].ContainsAnyExcept(0UL);
 
-    /// <summary>Whether <paramref name="starts"/> begins at 0, never goes down and ends at <paramref name="end"/>.</summary>
     internal static bool Ascending(int[] starts, int end)
     {
         if (starts is not [0, ..] || starts[^1] != end)
@@ -363,7 +339,7 @@ internal sealed class SealedDay
         return true;
     }
 
-    /// <summary>Whether this day holds its lists by item (a day of a block does not).</summary>
+    /// <summary>A day of a block has none.</summary>
     public bool HasItemLists => _itemStarts.Length != 0;
 
     private static void ForEachKey(ReadOnlySpan<ulong> bits, List<int> keys, List<long> units)
@@ -386,8 +362,6 @@ internal sealed class SealedDay
         }
     }
 
-    /// <summary>Adds a store's units of each item to <paramref name="counts"/>: a bitmap's at once, then the units
-    /// beyond each item's first, or a list's one by one.</summary>
     public void AddStoreTo(int storeId, BitSlicedCounts counts)
     {
         var reader = new CellReader(_byStore, _storeStarts[storeId - 1], _storeStarts[storeId]);
@@ -423,13 +397,11 @@ internal sealed class SealedDay
         }
     }
 
-    /// <summary>The same cells by store, without the lists by item: for a day whose lists a <see cref="SealedBlock"/>
-    /// holds.</summary>
+    /// <summary>For a day whose lists by item a <see cref="SealedBlock"/> holds.</summary>
     public SealedDay WithoutItemLists() => new(_byStore, _storeStarts, _bitmapOfStore, _bitmaps, _bitmapWords, _marks, _markStarts, [], [], Cells);
 
-    /// <summary>Adds <paramref name="sign"/> times each store's units of the item whose key is <paramref name="key"/>
-    /// to <paramref name="storeSums"/> (indexed by store id less one), read from the cells by store: a bit of each
-    /// bitmap, and for a store's records a decode from the nearest mark. For a day whose lists by item are gone.</summary>
+    /// <summary>For a day whose lists by item are gone: read from the cells by store, a bit of each bitmap and a
+    /// decode from the nearest mark.</summary>
     public unsafe void AddItemOfEachStoreTo(int key, long sign, long[] storeSums)
     {
         var maxStores = _bitmapOfStore.Length;
@@ -470,8 +442,6 @@ internal sealed class SealedDay
         }
     }
 
-    /// <summary>The units (or, with <paramref name="extras"/>, the units beyond the first) of the key in the records
-    /// of the store at index <paramref name="store"/>; 0 if it has none.</summary>
     private long RecordOf(int store, int key, bool extras)
     {
         var (mark, end) = (_markStarts[store], _markStarts[store + 1]);
@@ -498,8 +468,7 @@ internal sealed class SealedDay
         return 0;
     }
 
-    /// <summary>Asks the CPU to bring in where the list of the item whose key is <paramref name="key"/> starts, without
-    /// waiting for it (a hint: it changes nothing).</summary>
+    /// <summary>A hint: it changes nothing.</summary>
     public unsafe void PrefetchItemStart(int key)
     {
         if (Sse.IsSupported)
@@ -511,7 +480,7 @@ internal sealed class SealedDay
         }
     }
 
-    /// <summary>Asks the CPU to bring in the first bytes of the item's list, once its start is at hand (a hint).</summary>
+    /// <summary>Once <see cref="PrefetchItemStart"/> brought the start in; a hint.</summary>
     public unsafe void PrefetchItemList(int key)
     {
         if (Sse.IsSupported)
@@ -523,8 +492,6 @@ internal sealed class SealedDay
         }
     }
 
-    /// <summary>Adds each store's units of the item whose key is <paramref name="key"/> to
-    /// <paramref name="storeSums"/> (indexed by store id less one).</summary>
     public void AddItemTo(int key, long[] storeSums)
     {
         var reader = new CellReader(_byItem, _itemStarts[key], _itemStarts[key + 1]);
@@ -534,7 +501,7 @@ internal sealed class SealedDay
         }
     }
 
-    /// <summary>Calls <paramref name="visit"/> with a store's keys, in ascending order, and their units.</summary>
+    /// <summary>Keys in ascending order.</summary>
     public void ForEachInStore<TVisitor>(int storeId, ref TVisitor visit)
         where TVisitor : struct, IItemUnitsVisitor
     {
@@ -594,9 +561,8 @@ internal sealed class SealedDay
             WriteVarint((ulong)units);
         }
 
-        /// <summary>Writes the units beyond the first of an item of a store held as a bitmap, in two bytes while they
-        /// are one and the distance from the previous such item is below 2^15 (the distance shifted left by one), else
-        /// a 1 in two bytes, then the distance in four and the units in eight.</summary>
+        /// <summary>A bitmap's units beyond the first: the distance shifted left by one in two bytes while they are one
+        /// and it fits, else 1 in two bytes, the distance in four and the units in eight.</summary>
         public void WriteExtra(int distance, long extra)
         {
             if (_bytes.Length - Length < 16)
@@ -669,7 +635,7 @@ internal sealed class SealedDay
             return true;
         }
 
-        /// <summary>The next of what <see cref="CellWriter.WriteExtra"/> wrote.</summary>
+        /// <summary>Reads what <see cref="CellWriter.WriteExtra"/> wrote.</summary>
         public bool NextExtra(out int key, out long extra)
         {
             if (_at >= _bytes.Length)

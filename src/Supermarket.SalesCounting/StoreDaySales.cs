@@ -1,24 +1,13 @@
 namespace Supermarket.SalesCounting;
 
-/// <summary>
-/// The units one store sold of each item on one day, for <see cref="SalesByDay"/>: an open-addressing table
-/// (linear probing) holding only the items that sold, so its size follows the day's sales. One thread adds; any number
-/// read without a lock.
-/// </summary>
-/// <remarks>
-/// Keys are item offsets plus one (0 is an empty slot). A new item's units are written before its key, so a reader that
-/// finds a key finds its units; keys are never removed, so a probe that reaches an empty slot has missed. A grown (or
-/// widened) table is filled completely before it is published, so a reader holding the old one still sees every line
-/// recorded before it took it. Units are 32-bit until a count would pass <see cref="int.MaxValue"/>; then the table is
-/// copied once to 64-bit units: a store sells ~12,600 items a day in the seeds' load, and half the bytes a slot is
-/// half the memory of a year kept.
-/// Once the store sold at least one item in <see cref="SealedDay.BitmapDensity"/>, the table also keeps two bitmaps, of
-/// the items that sold a unit and of those that sold two, and a list of those that sold more, so a ranking adds the
-/// day up as bitmaps (<see cref="AddTo"/>) instead of visiting every slot or looking each item up.
-/// </remarks>
+/// <summary>One store's units of each item on one day, in open addressing holding only the items that sold. One
+/// thread adds; any number read without a lock.</summary>
+/// <remarks>A new item's units are written before its key (0: an empty slot, never removed), and a grown table is
+/// filled before it is published, so a reader sees every line added before it looked. Units stay 32-bit until one
+/// would pass <see cref="int.MaxValue"/>: half the bytes a slot is half the memory of a year kept.</remarks>
 internal sealed class StoreDaySales(int keys)
 {
-    /// <summary>Fill beyond which the table grows: linear probing stays short below it.</summary>
+    // Linear probing stays short below it.
     private const double MaxLoad = 0.8;
 
     private const int FirstCapacity = 16;
@@ -26,23 +15,20 @@ internal sealed class StoreDaySales(int keys)
     private Slots _slots = new(FirstCapacity, wide: false);
     private int _count;
 
-    // Listed before _sold is published, so a reader that finds the bitmaps finds every item that sold more than two
-    // units by then. _sold: the bitmap of items that sold a unit, then the bitmap of those that sold two.
+    // Once the store sold one item in SealedDay.BitmapDensity: _sold, the items that sold a unit then those that sold
+    // two, and, filled before it is published, the list of those that sold more, so a reader of _sold finds them all.
     private int[] _moreThanTwo = [];
     private int _moreThanTwoCount;
     private ulong[]? _sold;
 
-    /// <summary>How many items have sales.</summary>
     public int Count => _count;
 
-    /// <summary>The memory the table holds.</summary>
     public long Bytes => Volatile.Read(ref _slots).Bytes + ObjectBytes + ((Volatile.Read(ref _sold)?.Length ?? 0) * sizeof(ulong)) + ((long)Volatile.Read(ref _moreThanTwo).Length * sizeof(int));
 
-    /// <summary>This object and its slots' object, without their arrays.</summary>
+    // This object and its slots' object, without their arrays.
     private const long ObjectBytes = 48 + 40;
 
-    /// <summary>Adds <paramref name="units"/> (positive) of the item whose key is <paramref name="key"/>, which then
-    /// has <paramref name="total"/>. Returns by how many bytes the table grew.</summary>
+    /// <summary><paramref name="units"/>: positive. Returns by how many bytes the table grew.</summary>
     public long Add(int key, long units, out long total)
     {
         var before = Bytes;
@@ -105,7 +91,6 @@ internal sealed class StoreDaySales(int keys)
         return Bytes - before;
     }
 
-    /// <summary>The units of the item whose key is <paramref name="key"/>; 0 if it did not sell.</summary>
     public long UnitsOf(int key)
     {
         var slots = Volatile.Read(ref _slots);
@@ -113,8 +98,6 @@ internal sealed class StoreDaySales(int keys)
         return slot < 0 ? 0 : slots.UnitsAt(slot);
     }
 
-    /// <summary>Adds the store's units of each item to <paramref name="counts"/>: the bitmaps' at once and the units
-    /// beyond the second of each item, or, while the store sold few items, every item's.</summary>
     public void AddTo(BitSlicedCounts counts)
     {
         if (Volatile.Read(ref _sold) is not { } sold)
@@ -144,7 +127,6 @@ internal sealed class StoreDaySales(int keys)
         counts.Add(sold, sold.Length / 2);
     }
 
-    /// <summary>Starts the bitmaps and the list of items sold more than twice from what the table holds.</summary>
     private void KeepBitmap()
     {
         var (slots, sold) = (_slots, new ulong[2 * SealedDay.BitmapWords(keys)]);
@@ -159,8 +141,6 @@ internal sealed class StoreDaySales(int keys)
         Volatile.Write(ref _sold, sold);
     }
 
-    /// <summary>Marks an item whose units went from <paramref name="before"/> to <paramref name="now"/>: in the bitmap
-    /// of items that sold a unit, of those that sold two, and in the list of those that sold more.</summary>
     private void Sold(ulong[] sold, int key, long before, long now)
     {
         var (word, bit) = (key >> 6, 1UL << key);
@@ -189,7 +169,7 @@ internal sealed class StoreDaySales(int keys)
         }
     }
 
-    /// <summary>A copy of every item's key and units, in the table's order (for a snapshot, from the recording thread).</summary>
+    /// <summary>For a snapshot, from the recording thread.</summary>
     public (int[] Keys, long[] Units) CopyCells()
     {
         var (slots, keys, units, count) = (_slots, new int[_count], new long[_count], 0);
@@ -205,8 +185,7 @@ internal sealed class StoreDaySales(int keys)
         return (keys, units);
     }
 
-    /// <summary>Calls <paramref name="visit"/> with every item's key and units (for saving and hashing, while nothing
-    /// records).</summary>
+    /// <summary>While nothing records.</summary>
     public void ForEach<TVisitor>(ref TVisitor visit)
         where TVisitor : struct, IItemUnitsVisitor
     {
@@ -239,8 +218,7 @@ internal sealed class StoreDaySales(int keys)
 
         public long Bytes => (long)Capacity * (sizeof(int) + (Wide ? sizeof(long) : sizeof(int))) + (2 * 24);
 
-        /// <summary>Where a key's probe starts: a multiplicative hash mapped onto any capacity (not only powers of
-        /// two, so a table grows by half rather than doubling).</summary>
+        // A multiplicative hash mapped onto any capacity, not only powers of two, so a table grows by half.
         public int Home(int key) => (int)(((ulong)(uint)(key * -1640531535) * (uint)Capacity) >> 32);
 
         public int Find(int key)
