@@ -13,12 +13,9 @@ namespace Supermarket.Api;
 
 public static class ApiSetup
 {
-    /// <summary>Everything the API's endpoints need, feature by feature, on what they share: Kestrel's limits, who may
-    /// do what, the catalog's bounds, the bus, problem details and Swagger.</summary>
     public static WebApplicationBuilder AddApiServices(this WebApplicationBuilder builder)
     {
-        // Kestrel reads only its endpoints from the "Kestrel" section by itself (measured: a RequestHeadersTimeout set
-        // there had no effect); bind its limits too, so appsettings.json and Kestrel__Limits__* variables set them.
+        // Kestrel binds only its endpoints from "Kestrel" itself: its limits too, so settings and variables set them.
         builder.Services.Configure<KestrelServerOptions>(builder.Configuration.GetSection("Kestrel"));
         builder.AddSupermarketAccess();
         builder.Services.AddValidatedOptions<CatalogOptions>(builder.Configuration, CatalogOptions.Section);
@@ -32,8 +29,7 @@ public static class ApiSetup
         return builder;
     }
 
-    /// <summary>The middleware every request passes, in its order: problem details for errors and bare statuses, the live
-    /// page's files (wwwroot, index.html at /), who may do what, Swagger UI.</summary>
+    /// <summary>Problem details first, so errors and bare statuses (401 and 403 too) get a problem+json body.</summary>
     public static WebApplication UseApiMiddleware(this WebApplication app)
     {
         app.UseExceptionHandler();
@@ -45,7 +41,6 @@ public static class ApiSetup
         return app;
     }
 
-    /// <summary>Every endpoint of the API: the course's (purchases, sales insights), purchase history and the live page's stream.</summary>
     public static WebApplication MapApiEndpoints(this WebApplication app)
     {
         app.MapPurchases();

@@ -1,9 +1,7 @@
 using Supermarket.Api;
 using Supermarket.ServiceDefaults;
 
-// The ingest API: validates purchases, publishes them to the writer's fanout, relays sales questions to the
-// Sales aggregator and purchase history questions to the Purchases writer. Swagger UI at /swagger; /health/live,
-// /health/ready and /metrics like every process.
+// The API: takes purchases to the broker, and relays sales and history questions to the workers.
 var builder = WebApplication.CreateBuilder(args);
 builder.AddServiceDefaults();
 builder.AddApiServices();

@@ -6,13 +6,8 @@ namespace Supermarket.Security;
 /// <summary>A user and its password in RabbitMQ or MariaDB.</summary>
 public sealed record Account(string User, string Password);
 
-/// <summary>
-/// The accounts of this machine (<c>.local/accounts.json</c>, mode 600): a broker user per service, the broker's
-/// monitoring and administrator users, the schema owner's database user (the migration step's), the writer's and the
-/// aggregator's database users, the load test's read-only one, each with a password made at random for this machine
-/// (<see cref="GetOrCreate"/>: the AppHost, which provisions them in RabbitMQ and MariaDB and hands each service its
-/// own as secret parameters). The tools that run beside a local system (the load test, the tests) read them here.
-/// </summary>
+/// <summary>This machine's accounts (<c>.local/accounts.json</c>), each password made at random here, so none is known
+/// beyond it (docs/operations.md, "Local accounts").</summary>
 public sealed class LocalAccounts(IReadOnlyDictionary<string, Account> accounts)
 {
     public const string FileName = "accounts.json";
@@ -27,14 +22,12 @@ public sealed class LocalAccounts(IReadOnlyDictionary<string, Account> accounts)
     public Account DatabaseReader => this["database-reader"];
     public Account DatabaseVerifier => this["database-verifier"];
 
-    /// <summary>Every account, by its key (<c>broker-api</c>, <c>database-owner</c>, …).</summary>
     public IReadOnlyDictionary<string, Account> All => accounts;
 
     private Account this[string key] => accounts.TryGetValue(key, out var account)
         ? account
         : throw new InvalidOperationException($"The local accounts have no '{key}': ./run.sh up makes it.");
 
-    /// <summary>The user each account has on a new machine.</summary>
     private static readonly Dictionary<string, string> Users = new()
     {
         ["broker-api"] = "supermarket_api",
@@ -48,8 +41,6 @@ public sealed class LocalAccounts(IReadOnlyDictionary<string, Account> accounts)
         ["database-verifier"] = "supermarket_verifier",
     };
 
-    /// <summary>The accounts of this machine: from <c>$SUPERMARKET_STATE_DIR</c> when it is set (as the scripts read
-    /// it), else from the <c>.local</c> folder of the checkout this program runs from. Null when there are none.</summary>
     public static LocalAccounts? Find()
     {
         if (LocalState.Directory is null || FilePath is var path && !File.Exists(path))
@@ -62,12 +53,9 @@ public sealed class LocalAccounts(IReadOnlyDictionary<string, Account> accounts)
         return new LocalAccounts(accounts);
     }
 
-    /// <summary>As <see cref="Find"/>, for those that cannot go on without them.</summary>
     public static LocalAccounts Load() => Find()
         ?? throw new InvalidOperationException("No local accounts: ./run.sh up makes them (in .local/accounts.json).");
 
-    /// <summary>This machine's accounts, with any it lacks made now: each a password of 32 random letters and
-    /// digits. The file is readable by its owner alone.</summary>
     public static LocalAccounts GetOrCreate()
     {
         var existing = Find() is { } found ? found.All : new Dictionary<string, Account>();

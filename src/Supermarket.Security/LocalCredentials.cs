@@ -5,16 +5,11 @@ using Microsoft.IdentityModel.Tokens;
 
 namespace Supermarket.Security;
 
-/// <summary>
-/// Credentials signed with <see cref="AuthOptions.SigningKey"/>: JWTs (HMAC-SHA256) that the API's JwtBearer
-/// handler validates with <see cref="ValidationParameters"/>. For local runs, the tests and the load test; a real
-/// deployment may use an identity provider (<see cref="AuthOptions.Authority"/>) instead.
-/// </summary>
+/// <summary>JWTs signed with <see cref="AuthOptions.SigningKey"/>, for local runs and the tests.</summary>
 public static class LocalCredentials
 {
     private const int MinimumKeyBytes = 32;
 
-    /// <summary>A new signing key: base64 of 48 random bytes.</summary>
     public static string NewSigningKey() => Convert.ToBase64String(RandomNumberGenerator.GetBytes(48));
 
     public static string ForTill(AuthOptions options, int store, TimeSpan lifetime) =>
@@ -50,7 +45,7 @@ public static class LocalCredentials
         });
     }
 
-    /// <summary>Whether <paramref name="base64"/> can sign: base64 of at least 32 bytes (HMAC-SHA256's key size).</summary>
+    /// <summary>At least 32 bytes: HMAC-SHA256's key size.</summary>
     public static bool IsUsableKey(string base64)
     {
         var bytes = new byte[((base64.Length * 3) / 4) + 3];

@@ -1,8 +1,6 @@
 namespace Supermarket.Security;
 
-/// <summary>Where this machine keeps the local system's state (its accounts, its signing key, the services' data):
-/// <c>$SUPERMARKET_STATE_DIR</c> when it is set (as the scripts read it), else the <c>.local</c> folder of the checkout
-/// this program runs from. Null for a program outside a checkout (a container).</summary>
+/// <summary>The state folder: $SUPERMARKET_STATE_DIR, else the checkout's <c>.local</c>; null in a container.</summary>
 public static class LocalState
 {
     public static string? Directory { get; } = Find();

@@ -1,7 +1,6 @@
 namespace Supermarket.Security;
 
-/// <summary>Files that hold secrets (passwords, their hashes, a key, a cookie): readable and writable by their owner
-/// alone from the moment they exist, and replaced whole.</summary>
+/// <summary>Files that hold secrets: their owner's alone from the moment they exist, and replaced whole.</summary>
 public static class OwnerOnlyFile
 {
     public static void Write(string path, string content)

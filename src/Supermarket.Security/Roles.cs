@@ -16,6 +16,5 @@ public static class Claims
     public const string Subject = "sub";
     public const string Role = "role";
 
-    /// <summary>A till's store id.</summary>
     public const string Store = "store";
 }

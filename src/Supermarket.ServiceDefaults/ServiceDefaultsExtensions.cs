@@ -14,11 +14,10 @@ using Supermarket.ServiceDefaults.WarmUp;
 
 namespace Supermarket.ServiceDefaults;
 
-/// <summary>What every Supermarket process is, whatever else it does: a small Kestrel host with health checks,
-/// metrics, optional OTLP telemetry and the system clock.</summary>
+/// <summary>What every Supermarket process is: a host with health checks, metrics, telemetry and a clock.</summary>
 public static class ServiceDefaultsExtensions
 {
-    /// <summary>Health checks tagged with this decide /health/ready; the others only /health (all of them).</summary>
+    /// <summary>Health checks tagged with this decide /health/ready.</summary>
     public const string ReadyTag = "ready";
 
     public static IHostApplicationBuilder AddServiceDefaults(this IHostApplicationBuilder builder)
@@ -33,14 +32,8 @@ public static class ServiceDefaultsExtensions
         return builder;
     }
 
-    /// <summary>
-    /// <c>/health/live</c>: the process answers (no check runs, so a slow broker never gets a live process restarted).
-    /// <c>/health/ready</c>: every check tagged <see cref="ReadyTag"/> passes (MassTransit tags its bus check so:
-    /// connected to the broker, every receive endpoint consuming). A Degraded endpoint, one that lost its connection,
-    /// is 503 here; ASP.NET Core would answer it with 200. It answers JSON: each check's status and what it says. <c>/metrics</c>: OpenTelemetry's Prometheus exporter. <c>/about</c>: the
-    /// service and its settings (<see cref="AboutEndpoint"/>). All four on the management port only, when the process
-    /// has one (<see cref="ManagementOptions"/>).
-    /// </summary>
+    /// <summary>/health/live runs no check, so a slow broker never gets a live process restarted; /health/ready
+    /// answers a Degraded check (a lost connection) with 503, not ASP.NET Core's 200.</summary>
     public static WebApplication MapDefaultEndpoints(this WebApplication app)
     {
         app.UseManagementPort();

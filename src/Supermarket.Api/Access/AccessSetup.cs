@@ -8,20 +8,14 @@ using Supermarket.ServiceDefaults.Configuration;
 
 namespace Supermarket.Api.Access;
 
-/// <summary>
-/// Who may do what, the ASP.NET Core way: JwtBearer reads the caller's credential (<see cref="LocalCredentials"/>, or
-/// an identity provider's), and one authorization policy per kind of question decides. Purchase history, personal
-/// data that the course's API never had, always needs an analyst; the course's API (POST, the sales questions) needs a
-/// till of the store or an analyst only with <c>Auth:RequireForCourseApi</c>, so the course's unchanged clients keep
-/// working on a local run. History reads are rate-limited per caller.
-/// </summary>
+/// <summary>Who may do what, the ASP.NET Core way: JwtBearer reads the credential and one policy per kind of question
+/// decides (docs/security.md). History reads are rate-limited per caller.</summary>
 public static class AccessSetup
 {
     public const string RecordPurchases = "record-purchases";
     public const string AskSales = "ask-sales";
     public const string ReadHistory = "read-history";
 
-    /// <summary>The rate limiter's policy for history reads (<c>HistoryQuestions:ReadsPerMinute</c> per caller).</summary>
     public const string HistoryReads = "history-reads";
 
     public static WebApplicationBuilder AddSupermarketAccess(this WebApplicationBuilder builder)
@@ -92,12 +86,8 @@ public static class AccessSetup
         return app;
     }
 
-    /// <summary>
-    /// An endpoint of the course's API (POST /purchase, GET /items): with Auth:RequireForCourseApi it needs the
-    /// policy's credential, and <paramref name="guard"/> runs (a till's own store); otherwise it is open and carries
-    /// neither, so a request that sends no credential is not made to pass an authorization check that lets everyone
-    /// through, on the purchase's hot path.
-    /// </summary>
+    /// <summary>With Auth:RequireForCourseApi, the policy and <paramref name="guard"/>; otherwise neither, so an open
+    /// API runs no authorization check that lets everyone through, on the purchase's hot path.</summary>
     public static RouteGroupBuilder RequireForCourseApi(this RouteGroupBuilder endpoints, string policy, Action<RouteGroupBuilder>? guard = null)
     {
         if (((IEndpointRouteBuilder)endpoints).ServiceProvider.GetRequiredService<IOptions<AuthOptions>>().Value.RequireForCourseApi)

@@ -8,9 +8,7 @@ using Supermarket.ServiceDefaults.Management;
 
 namespace Supermarket.Api.Access;
 
-/// <summary>An HTTP client of this API's own public port over loopback, for its warm-ups: through Kestrel and every
-/// middleware, with a local credential when the course API requires one (an identity provider's cannot be made here:
-/// its requests end at the 401).</summary>
+/// <summary>A client of this API's own public port over loopback, for its warm-ups, with a local credential.</summary>
 public sealed class OwnPortClient(IServer server, IOptions<ManagementOptions> management, IOptions<AuthOptions> auth)
 {
     /// <summary>Null on a server with no address to post to (the tests' in-memory one).</summary>
@@ -30,8 +28,6 @@ public sealed class OwnPortClient(IServer server, IOptions<ManagementOptions> ma
         return client;
     }
 
-    /// <summary>The first plain-HTTP address Kestrel listens on that is not the management port; a wildcard one
-    /// through loopback.</summary>
     private Uri? PublicAddress()
     {
         var listened = server.Features.Get<IServerAddressesFeature>()?.Addresses.Select(BindingAddress.Parse)

@@ -3,9 +3,7 @@ using Supermarket.Security;
 
 namespace Supermarket.Api.Access;
 
-/// <summary>With <c>Auth:RequireForCourseApi</c> (<see cref="AccessSetup.RequireForCourseApi"/> adds it then), a till
-/// records purchases for its own store only: a POST for another store is 403. A store id that is not a number is left
-/// to the endpoint's own 400.</summary>
+/// <summary>A till records for its own store only (403); a store id not a number gets the endpoint's 400.</summary>
 public sealed class TillOfTheStore : IEndpointFilter
 {
     public ValueTask<object?> InvokeAsync(EndpointFilterInvocationContext context, EndpointFilterDelegate next)

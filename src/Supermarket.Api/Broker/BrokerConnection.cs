@@ -3,14 +3,8 @@ using MassTransit;
 
 namespace Supermarket.Api.Broker;
 
-/// <summary>
-/// Decides whether a publish, or a question to a worker, is worth trying. While the broker is known to be gone, the API refuses at once with a 503
-/// instead of letting every request wait out its deadline: stores are told to come back sooner and hold no
-/// connection meanwhile. "Known to be gone" means MassTransit's health is not Healthy (the same check as /health/ready)
-/// and no publish was confirmed in the last second. Receive endpoints reconnect more slowly than publishing does (16 s
-/// against 6 s after a broker restart, measured), so one publish a second still goes through as a probe, and its
-/// confirm reopens the way without waiting for the health.
-/// </summary>
+/// <summary>Whether a publish or a question is worth trying: while the broker is known gone, 503 at once rather than
+/// every request waiting out its deadline (docs/reliability.md, "How the design keeps the promise").</summary>
 public sealed class BrokerConnection(IBusControl bus)
 {
     private static readonly long Second = Stopwatch.Frequency;
@@ -23,7 +17,6 @@ public sealed class BrokerConnection(IBusControl bus)
     private long _lastConfirmed;
     private long _lastProbe;
 
-    /// <summary>True: publish (and wait for the confirm). False: answer 503 now.</summary>
     public bool WorthTrying()
     {
         var now = Stopwatch.GetTimestamp();
@@ -32,12 +25,9 @@ public sealed class BrokerConnection(IBusControl bus)
             || TryTake(ref _lastProbe, now, Second);
     }
 
-    /// <summary>True: ask the worker. False: the broker is known to be gone, or was never reached; answer 503 now.
-    /// No probe here: a question gains nothing by going first, and one asked before the API ever reached the broker
-    /// would only wait out its timeout.</summary>
+    /// <summary>No probe here: a question gains nothing by going first, and would only wait out its timeout.</summary>
     public bool CanAsk() => IsHealthy(Stopwatch.GetTimestamp());
 
-    /// <summary>Called for every confirmed publish: the broker takes messages, whatever the health says.</summary>
     public void Confirmed() => Volatile.Write(ref _lastConfirmed, Stopwatch.GetTimestamp());
 
     private bool IsHealthy(long now)
@@ -53,8 +43,7 @@ public sealed class BrokerConnection(IBusControl bus)
         return _healthy;
     }
 
-    /// <summary>True for the one caller that moves <paramref name="last"/> to now, once <paramref name="every"/> has
-    /// passed; the others go on without waiting.</summary>
+    /// <summary>True for the one caller that moves <paramref name="last"/> on; the others do not wait.</summary>
     private static bool TryTake(ref long last, long now, long every)
     {
         var seen = Volatile.Read(ref last);

@@ -5,13 +5,9 @@ using Supermarket.Contracts.History;
 
 namespace Supermarket.Api.History;
 
-/// <summary>
-/// The <c>continuation</c> a page hands back: where it ended, for the next page to start after (keyset paging).
-/// Opaque to clients, so its layout can change; it names the question it belongs to (a store's day, or a customer),
-/// and a token from another question is refused rather than answered with some other page.
-/// </summary>
-/// <remarks>Layout, base64url: version, kind, subject id, and for a store the day asked; then the position's date,
-/// its received-at ticks (UTC) and its purchase id (big-endian).</remarks>
+/// <summary>The opaque <c>continuation</c> a page hands back (keyset paging). It names its question, so a token from
+/// another one is refused rather than answered with some other page.</summary>
+/// <remarks>base64url: version, kind, subject, a store's day; the position's date, UTC ticks, id; big-endian.</remarks>
 public static class ContinuationToken
 {
     public const string Field = "continuation";
@@ -25,7 +21,6 @@ public static class ContinuationToken
         Customer = 2,
     }
 
-    /// <param name="day">The day a store's question asked for; ignored for a customer's.</param>
     public static string Write(Kind kind, int subject, DateOnly day, HistoryPosition position)
     {
         Span<byte> bytes = stackalloc byte[Length];
@@ -39,8 +34,7 @@ public static class ContinuationToken
         return Base64Url.EncodeToString(bytes);
     }
 
-    /// <summary>The position in <paramref name="text"/> (null when there is none: the first page), or why it is not
-    /// one this question handed out.</summary>
+    /// <summary>Null when there is none (the first page), or why it is not one this question handed out.</summary>
     public static InputError? TryRead(string? text, Kind kind, int subject, DateOnly day, out HistoryPosition? position)
     {
         position = null;

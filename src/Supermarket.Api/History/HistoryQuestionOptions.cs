@@ -8,15 +8,12 @@ public sealed class HistoryQuestionOptions
 {
     public const string Section = "HistoryQuestions";
 
-    /// <summary>How long a GET waits for the Purchases writer before it answers 504.</summary>
     [Range(typeof(TimeSpan), "00:00:00.100", "00:01:00")]
     public TimeSpan QueryTimeout { get; set; } = TimeSpan.FromSeconds(2);
 
-    /// <summary>Pages of purchase history one caller may read a minute; past it, 429 with Retry-After.</summary>
     [Range(1, 100_000)]
     public int ReadsPerMinute { get; set; } = 600;
 
-    /// <summary>Purchases per page.</summary>
     [Range(1, PurchaseHistoryPage.MaxPageSize)]
     public int PageSize { get; set; } = 50;
 }

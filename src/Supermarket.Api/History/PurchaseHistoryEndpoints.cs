@@ -11,9 +11,7 @@ using Supermarket.Contracts.History;
 
 namespace Supermarket.Api.History;
 
-/// <summary>What was bought at a store on a day, and what a customer bought: served by the Purchases writer, which
-/// owns the purchases, a page at a time. Personal data: only analysts may read it, at most HistoryQuestions:ReadsPerMinute
-/// pages a minute each, and every read is logged with who asked.</summary>
+/// <summary>Purchase history, from the Purchases writer a page at a time: personal data (docs/security.md).</summary>
 public static class PurchaseHistoryEndpoints
 {
     public static IEndpointRouteBuilder MapPurchaseHistory(this IEndpointRouteBuilder app)

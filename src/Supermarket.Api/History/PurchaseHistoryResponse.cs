@@ -4,8 +4,7 @@ using Supermarket.Contracts.History;
 
 namespace Supermarket.Api.History;
 
-// Ids spelled as the course spells them elsewhere ("storeID", "custID", "itemID"), quantities as "numberOfItems",
-// and dates as the paths take them (yyyyMMdd).
+// Spelled as the course spells ids elsewhere ("storeID", "custID", "itemID"); dates as the paths take them.
 
 /// <summary>A page of purchases, newest first; <c>continuation</c> asks for the next page (null: this is the last).</summary>
 public sealed record PurchaseHistoryResponse(

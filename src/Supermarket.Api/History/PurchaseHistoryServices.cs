@@ -6,7 +6,6 @@ using Supermarket.Contracts.History;
 
 namespace Supermarket.Api.History;
 
-/// <summary>What the purchase history GETs are answered with, bound as one parameter (<c>[AsParameters]</c>).</summary>
 public sealed record PurchaseHistoryServices(
     IRequestClient<PurchasesAtStore> AtStore,
     IRequestClient<PurchasesOfCustomer> OfCustomer,

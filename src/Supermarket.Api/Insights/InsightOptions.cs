@@ -7,19 +7,16 @@ public sealed class InsightOptions
 {
     public const string Section = "Insights";
 
-    /// <summary>How long a GET waits for the Sales aggregator before it answers 504.</summary>
     [Range(typeof(TimeSpan), "00:00:00.100", "00:01:00")]
     public TimeSpan QueryTimeout { get; set; } = TimeSpan.FromSeconds(2);
 
     [Range(1, 100)]
     public int TopItemsCount { get; set; } = 10;
 
-    /// <summary>Sales questions to one shard that may be on their way as separate messages at once; those asked while
-    /// this many are on their way go together in the next (ShardQuestions).</summary>
+    /// <summary>Those asked while this many are on their way go together (<see cref="ShardQuestions"/>).</summary>
     [Range(1, 64)]
     public int QuestionMessagesInFlight { get; set; } = 4;
 
-    /// <summary>The most sales questions one message to a shard carries.</summary>
     [Range(1, 1000)]
     public int MaxQuestionsPerMessage { get; set; } = 100;
 

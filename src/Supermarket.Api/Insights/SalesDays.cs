@@ -5,15 +5,12 @@ using Supermarket.Api.Problems;
 
 namespace Supermarket.Api.Insights;
 
-/// <summary>The days a sales question counts, from its query (<c>[AsParameters]</c>): the purchases dated
-/// <see cref="From"/> to <see cref="To"/>, both inclusive; either left out, from the first day kept or to the last
-/// day with a sale; both left out, all time, as the course's API has it.</summary>
+/// <summary>The days a sales question counts, both inclusive; either left out, open; both, all time.</summary>
 public sealed record SalesDays(
     [property: FromQuery(Name = "from"), Description("The range's first day, as yyyyMMdd (the purchases' own dates); left out: from the first day kept.")] string? From,
     [property: FromQuery(Name = "to"), Description("The range's last day, as yyyyMMdd, inclusive; left out: to the last day with a sale.")] string? To,
     HttpRequest Request)
 {
-    /// <summary>The range asked, or the parameter that is wrong and why; both days null for all time.</summary>
     public InputError? Parse(out DateOnly? from, out DateOnly? to)
     {
         to = null;
@@ -50,7 +47,6 @@ public sealed record SalesDays(
     }
 }
 
-/// <summary>A sales shard would not rank the range asked (<see cref="Contracts.Sales.RangeRefused"/>).</summary>
 public sealed class SalesRangeRefused(Contracts.Sales.RangeRefused refused) : Exception(refused.Reason)
 {
     public Contracts.Sales.RangeRefused Refused { get; } = refused;

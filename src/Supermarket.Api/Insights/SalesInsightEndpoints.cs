@@ -67,8 +67,7 @@ public static class SalesInsightEndpoints
                 : new TopStoresResponse([.. answer.Stores.Select(s => new StoreCount(s.StoreId, s.Units))]));
     }
 
-    /// <summary>Asks the Sales aggregator's shards; a client that knows where its purchases were stored sees, in a
-    /// header, when they are counted.</summary>
+    /// <summary>Its header names the ledger entry counted through: a client can tell its purchases are in.</summary>
     private static Task<Results<Ok<TResponse>, ProblemHttpResult>> AskAsync<TAnswer, TResponse>(HttpContext http,
         SalesInsightServices services, Func<RequestTimeout, CancellationToken, Task<TAnswer>> ask, Func<TAnswer, TResponse> shape)
         where TAnswer : class, ISalesAnswer =>
@@ -79,6 +78,5 @@ public static class SalesInsightEndpoints
         });
 }
 
-/// <summary>What the sales GETs are answered with, bound as one parameter (<c>[AsParameters]</c>).</summary>
 public sealed record SalesInsightServices(
     SalesShardClients Shards, WorkerQuestions Questions, IOptions<CatalogOptions> Catalog, IOptions<InsightOptions> Options);

@@ -5,8 +5,6 @@ namespace Supermarket.Api.Insights;
 
 public static class SalesInsightsSetup
 {
-    /// <summary>What the sales questions need: how long they wait and how many they rank, and a request client per
-    /// sales shard (SalesShards:Count, the aggregators' own setting).</summary>
     public static IHostApplicationBuilder AddSalesInsights(this IHostApplicationBuilder builder)
     {
         builder.Services.AddValidatedOptions<InsightOptions>(builder.Configuration, InsightOptions.Section);

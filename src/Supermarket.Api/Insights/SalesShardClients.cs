@@ -6,16 +6,9 @@ using Supermarket.Messaging;
 
 namespace Supermarket.Api.Insights;
 
-/// <summary>
-/// Asks the sales shards (SalesShards:Count, each counting a range of items): "top stores for an item" of the one
-/// shard that owns the item, "top items at a store" of every shard at once, merged, under the one deadline of the
-/// GET; each shard's questions travel together with those asked at the same moment (<see cref="ShardQuestions"/>).
-/// An answer is whole or not given: with more than one shard, a shard that does not answer in time makes the
-/// question <see cref="SalesShardsAway"/> (503), never a merged answer without it. A single aggregator that does not
-/// answer stays the 504 it has always been. A shard's answer counts every ledger entry stored before its question
-/// arrived (SalesQuestionsConsumer), so no answer counts less than one given before it, by whichever API replica and
-/// whichever replica of a shard.
-/// </summary>
+/// <summary>Asks the sales shards: an item's top stores of its owner, a store's top items of all, merged. An answer is
+/// whole or not given: with several shards, one late makes it <see cref="SalesShardsAway"/> (503), never a partial
+/// answer (docs/operations.md, "Sales shards").</summary>
 public sealed class SalesShardClients : IAsyncDisposable
 {
     private readonly SalesShardOptions _shards;
@@ -25,9 +18,7 @@ public sealed class SalesShardClients : IAsyncDisposable
     public SalesShardClients(IClientFactory clients, IOptions<SalesShardOptions> shards, IOptions<CatalogOptions> catalog, IOptions<InsightOptions> options)
     {
         (_shards, _maxItemId) = (shards.Value, catalog.Value.MaxItemId);
-        // Sent to each shard's own exchange, which that shard's aggregators bind to their queue: the API names no
-        // worker's queue, so its broker user needs no right on one. A question asked before a shard ever started
-        // reaches nobody and times out, as it would unanswered.
+        // To each shard's own exchange, which its aggregators bind: the API's broker user needs no right on a queue.
         _questions = [.. Enumerable.Range(1, _shards.Count).Select(shard =>
             new ShardQuestions(clients.CreateRequestClient<SalesQuestions>(Address(shard, _shards.Count)), options.Value))];
     }
@@ -88,8 +79,7 @@ public sealed class SalesShardClients : IAsyncDisposable
     }
 }
 
-/// <summary>Some of the sales shards a question needs did not answer in time: its answer would be missing them, so
-/// none is given (503 with Retry-After).</summary>
+/// <summary>An answer without these shards would be wrong, so none is given: 503 with Retry-After.</summary>
 public sealed class SalesShardsAway(IReadOnlyList<string> shards)
     : Exception($"The sales shards of items {string.Join(", ", shards)} did not answer in time; an answer without them would be wrong.")
 {

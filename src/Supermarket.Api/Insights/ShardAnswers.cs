@@ -2,14 +2,11 @@ using Supermarket.Contracts.Sales;
 
 namespace Supermarket.Api.Insights;
 
-/// <summary>One answer from the sales shards' answers to the same question.</summary>
 public static class ShardAnswers
 {
-    /// <summary>The best items at the store across every shard: each shard's best hold the overall best among them,
-    /// since no item is in two shards. Ranked as one matrix ranks them, most units first and ties to the lower item
-    /// id, so the answer is the one a single aggregator gives. Counted through the lowest seq any shard had counted:
-    /// every entry up to it is in every shard's part. A range one shard refused is refused: the others' answers would
-    /// leave its items out. The shards' counting, each as it answered.</summary>
+    /// <summary>No item is in two shards, so their best hold the overall best; ranked as one matrix ranks (ties to the
+    /// lower id), so it is a single aggregator's answer. Counted through the lowest seq any shard counted; a range one
+    /// shard refused is refused.</summary>
     public static TopItemsAtStore Merge(TopItemsForStore question, IReadOnlyList<TopItemsAtStore> answers) =>
         answers.Count == 1
             ? answers[0]

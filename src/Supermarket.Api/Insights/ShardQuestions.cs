@@ -5,16 +5,9 @@ using Supermarket.Messaging;
 
 namespace Supermarket.Api.Insights;
 
-/// <summary>
-/// The sales questions on their way to one shard: those asked while others are on their way wait and go together, as
-/// one <see cref="SalesQuestions"/> and one answer back (#55), so at a dashboard's or many analysts' rate a question
-/// costs the broker and the aggregator a share of a message, not one each way. With fewer than
-/// Insights:QuestionMessagesInFlight messages on their way, a question goes at once: a lone question waits for nothing.
-/// Each question keeps its own deadline: one whose deadline passes is answered 504 by its GET (503 with shards),
-/// whenever its message is answered (a question changes nothing, so an answer given to nobody costs nothing). Asked of
-/// an aggregator of the release before (which knows no <see cref="SalesQuestions"/>), questions go unanswered: upgrade
-/// the aggregators before the APIs.
-/// </summary>
+/// <summary>The sales questions on their way to one shard: those asked while Insights:QuestionMessagesInFlight
+/// messages are on their way go together in the next, so a question costs a share of a message; a lone one goes at
+/// once, each with its own deadline. Upgrade the aggregators first (docs/operations.md, "Sales shards").</summary>
 public sealed class ShardQuestions : IAsyncDisposable
 {
     private readonly IRequestClient<SalesQuestions> _client;

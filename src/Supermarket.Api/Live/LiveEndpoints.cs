@@ -15,8 +15,7 @@ using Supermarket.Contracts.Catalog;
 
 namespace Supermarket.Api.Live;
 
-/// <summary>The live page (wwwroot/index.html, served at /) and the stream it reads: a store's top items and an item's
-/// top stores over the days chosen, as they change, and the chain at a glance.</summary>
+/// <summary>The live page (wwwroot/index.html, served at /) and the server-sent events it reads.</summary>
 public static class LiveEndpoints
 {
     public static IEndpointRouteBuilder MapLiveSales(this IEndpointRouteBuilder app)
@@ -48,8 +47,7 @@ public static class LiveEndpoints
             new LiveQuestion(LiveQuestionKind.TopStoresForItem, item, from, to), lifetime.ApplicationStopping, http.RequestAborted));
     }
 
-    /// <summary>Each ranking as it is asked, and the chain at most once an update: until the page goes, or the API stops
-    /// (a page reconnects on its own; a stream left open would hold the API's stop up for its whole shutdown time).</summary>
+    /// <summary>Ends when the API stops too: a page reconnects itself; an open stream would hold the stop up.</summary>
     private static async IAsyncEnumerable<SseItem<string>> EventsAsync(LiveSales live, LiveQuestion storeQuestion, LiveQuestion itemQuestion,
         CancellationToken apiStopping, [EnumeratorCancellation] CancellationToken pageGone)
     {
@@ -93,7 +91,6 @@ public static class LiveEndpoints
         }
     }
 
-    /// <summary>Waits for a ranking to change, at most an update's time (the chain moves on); false once the stream has ended.</summary>
     private static async Task<bool> NextUpdateAsync(Task changed, TimeSpan update, CancellationToken pageGone)
     {
         try
@@ -114,7 +111,6 @@ public static class LiveEndpoints
     private static SseItem<string> Event<T>(string type, T data) => new(JsonSerializer.Serialize(data, JsonSerializerOptions.Web), type);
 }
 
-/// <summary>The store and the item a page shows, from its query.</summary>
 public sealed record LiveSelection(
     [property: FromQuery(Name = "store"), Description(ParameterDescriptions.Store)] string? Store,
     [property: FromQuery(Name = "item"), Description(ParameterDescriptions.Item)] string? Item);

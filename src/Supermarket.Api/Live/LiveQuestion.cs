@@ -12,9 +12,7 @@ public readonly record struct LiveQuestion(LiveQuestionKind Kind, int Id, DateOn
 
 public enum LiveQuestionKind
 {
-    /// <summary>The best-selling items at a store.</summary>
     TopItemsAtStore,
 
-    /// <summary>The stores that sold the most of an item.</summary>
     TopStoresForItem,
 }

@@ -7,13 +7,8 @@ using Supermarket.Contracts.Sales;
 
 namespace Supermarket.Api.Live;
 
-/// <summary>
-/// The questions the open live pages watch. Each is asked of the aggregators once every Live:UpdateInterval while any
-/// page watches it, however many do, through the same shard clients as the GETs (so the asking travels with theirs);
-/// the pages are sent its latest ranking. A ranking is never replaced by one counted through an earlier ledger entry,
-/// so a page never shows fewer units than it showed for the same question. When no answer comes, the last ranking stays,
-/// marked with why (<see cref="LiveRanking.State"/>): the page shows it as not current.
-/// </summary>
+/// <summary>The questions open live pages watch, each asked once an update however many pages watch it. A ranking
+/// never gives way to one counted through an earlier entry (docs/architecture.md, "The live page").</summary>
 public sealed class LiveSales(
     SalesShardClients shards, BrokerConnection broker, IngestMetrics ingest, IOptions<InsightOptions> insights, IOptions<LiveOptions> options,
     IOptions<SalesShardOptions> shardOptions, TimeProvider clock, ILogger<LiveSales> logger) : IDisposable
@@ -25,8 +20,7 @@ public sealed class LiveSales(
 
     public TimeSpan UpdateInterval => options.Value.UpdateInterval;
 
-    /// <summary>Watches <paramref name="question"/> until the viewer is disposed; null when Live:MaxQuestionsWatched
-    /// questions are watched already, or the API is stopping.</summary>
+    /// <summary>Null when Live:MaxQuestionsWatched questions are watched already, or the API is stopping.</summary>
     public LiveViewer? Watch(LiveQuestion question)
     {
         lock (_lock)
@@ -49,8 +43,7 @@ public sealed class LiveSales(
         }
     }
 
-    /// <summary>The chain at a glance, now: this API's confirmed purchases and each shard's counting as its replicas
-    /// last answered a store's question.</summary>
+    /// <summary>This API's confirmed purchases, and each shard's counting as its replicas last answered.</summary>
     public LiveChain Chain()
     {
         var now = clock.GetUtcNow();
@@ -74,8 +67,7 @@ public sealed class LiveSales(
 
         var lastConfirmed = ingest.Confirmed.Last;
         var shardCount = shardOptions.Value.Count;
-        // Behind the last 201 by the time between it and the ledger entry counted last, by the shard furthest behind;
-        // not known while a shard has not answered, or has counted nothing since its start.
+        // Unknown until every shard has answered having counted something: the shard furthest behind decides.
         double? lag = lastConfirmed is { } last && shardsSeen.Count == shardCount && shardsSeen.All(shard => shard.CountedStoredAt is not null)
             ? Math.Max(0, (last - shardsSeen.Min(shard => new DateTimeOffset(shard.CountedStoredAt!.Value, TimeSpan.Zero))).TotalSeconds)
             : null;
@@ -115,8 +107,7 @@ public sealed class LiveSales(
         }
     }
 
-    /// <summary>The question asked once, as a GET asks it (the same deadline, the same outcomes: WorkerQuestions),
-    /// turned into the ranking the pages get: the answer, or <paramref name="last"/> marked with why none came.</summary>
+    /// <summary>Asked as a GET asks it; without an answer, <paramref name="last"/> marked with why.</summary>
     private async Task<LiveRanking> AskAsync(LiveQuestion question, LiveRanking last, CancellationToken unwatched)
     {
         var timeout = insights.Value.QueryTimeout;
@@ -195,7 +186,7 @@ public sealed class LiveSales(
         }
     }
 
-    /// <summary>A question some pages watch: its latest ranking, and a task that completes when the next is published.</summary>
+    /// <summary>Its latest ranking, and a task that completes when the next is published.</summary>
     internal sealed class Watched(LiveQuestion question, LiveRanking starting)
     {
         private LiveRanking _latest = starting;
@@ -220,7 +211,6 @@ public sealed class LiveSales(
     }
 }
 
-/// <summary>One page's watch of a question: its latest ranking and when the next comes; disposed when the page goes.</summary>
 public sealed class LiveViewer : IDisposable
 {
     private readonly LiveSales.Watched _watched;

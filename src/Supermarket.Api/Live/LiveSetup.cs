@@ -4,7 +4,6 @@ namespace Supermarket.Api.Live;
 
 public static class LiveSetup
 {
-    /// <summary>The live page's questions, shared by the pages that watch them.</summary>
     public static IHostApplicationBuilder AddLiveSales(this IHostApplicationBuilder builder)
     {
         builder.Services.AddValidatedOptions<LiveOptions>(builder.Configuration, LiveOptions.Section);

@@ -71,8 +71,6 @@ public static class SwaggerSetup
         }
     }
 
-    /// <summary>Declares which operations need a credential: purchase history always, the course's API when
-    /// Auth:RequireForCourseApi is on.</summary>
     private sealed class Credentials : IOperationFilter
     {
         public void Apply(OpenApiOperation operation, OperationFilterContext context)
@@ -108,7 +106,6 @@ public static class SwaggerSetup
         }
     }
 
-    /// <summary>A week to try the ranges with in Swagger UI.</summary>
     private sealed class DayExamples : IParameterFilter
     {
         public void Apply(IOpenApiParameter parameter, ParameterFilterContext context)
@@ -121,5 +118,4 @@ public static class SwaggerSetup
     }
 }
 
-/// <summary>Endpoint metadata: the endpoint reads a JSON body of this shape itself; Swagger documents it.</summary>
 public sealed record DocumentedRequestBody(Type Type);

@@ -21,13 +21,11 @@ public static class ClientErrors
             statusCode: StatusCodes.Status413PayloadTooLarge,
             title: "The request body is too large.");
 
-    /// <summary>503 with Retry-After: the purchase was never published (or the broker refused it), so nothing was
-    /// recorded and a retry, keyed or not, records it once.</summary>
+    /// <summary>503: never published (or refused), so a retry, keyed or not, records it once.</summary>
     public static ProblemHttpResult PurchaseNotRecorded(HttpContext http, TimeSpan retryAfter) =>
         Unavailable(http, "The message broker is unavailable or busy; nothing was recorded. Retry later.", retryAfter);
 
-    /// <summary>504 with Retry-After: the purchase was published and the broker did not confirm it in time, so it may
-    /// yet be recorded. Only a retry with the same Idempotency-Key is sure to record it once.</summary>
+    /// <summary>504: published, unconfirmed in time; only a retry with the same key surely records it once.</summary>
     public static ProblemHttpResult PurchaseOutcomeUnknown(HttpContext http, TimeSpan retryAfter)
     {
         http.Response.Headers.RetryAfter = Seconds(retryAfter);
@@ -39,8 +37,7 @@ public static class ClientErrors
             extensions: new Dictionary<string, object?> { ["message"] = "Outcome unknown: the purchase may or may not be recorded." });
     }
 
-    /// <summary>422, as the IETF Idempotency-Key draft says: the key already stands for a different request, and
-    /// nothing of this one is recorded.</summary>
+    /// <summary>422, as the IETF Idempotency-Key draft says: the key stands for a different request.</summary>
     public static ProblemHttpResult KeyReused(string header) =>
         TypedResults.Problem(
             detail: $"This {header} was first used for a different purchase (another customer, date or lines); nothing was recorded. Use a new key for a new purchase.",
@@ -48,21 +45,18 @@ public static class ClientErrors
             title: $"The {header} is already used for another request.",
             extensions: new Dictionary<string, object?> { ["message"] = $"{header} reused for a different purchase." });
 
-    /// <summary>503 with Retry-After when the writer could not be asked about a key: nothing was recorded.</summary>
     public static ProblemHttpResult KeyUnchecked(HttpContext http, TimeSpan retryAfter) =>
         Unavailable(http, "The Purchases service cannot check the Idempotency-Key now; nothing was recorded. Retry later with the same key.", retryAfter);
 
     public static ProblemHttpResult WorkerUnavailable(HttpContext http, string worker) =>
         Unavailable(http, $"The {worker} cannot be asked now. Retry later.", TimeSpan.FromSeconds(2));
 
-    /// <summary>503 with Retry-After: the answer would miss the parts of the matrix these shards count, and a shard's
-    /// replica or restart is usually seconds away.</summary>
+    /// <summary>503, not 504: a shard's replica or restart is usually seconds away.</summary>
     public static ProblemHttpResult ShardsUnavailable(HttpContext http, string worker, IReadOnlyList<string> shards) =>
         Unavailable(http, $"The {worker}'s shards of items {string.Join(", ", shards)} did not answer in time; an answer without them would be incomplete. Retry later.",
             TimeSpan.FromSeconds(2));
 
-    /// <summary>503: the sales ledger holds sales stored before its entries carried their day, so no range of days can
-    /// be counted exactly yet (docs/operations.md, "Dating old sales"); all-time answers are unaffected.</summary>
+    /// <summary>503 until old sales are dated (docs/operations.md, "Dating old sales"); all-time ones go on.</summary>
     public static ProblemHttpResult RangeNotDated(HttpContext http, string reason) =>
         Unavailable(http, reason, TimeSpan.FromMinutes(1), NotDatedTitle);
 
@@ -78,5 +72,4 @@ public static class ClientErrors
     private static string Seconds(TimeSpan time) => ((int)Math.Ceiling(time.TotalSeconds)).ToString(System.Globalization.CultureInfo.InvariantCulture);
 }
 
-/// <summary>What was wrong with a request: the field (as the client named it) and why.</summary>
 public readonly record struct InputError(string Field, string Reason);

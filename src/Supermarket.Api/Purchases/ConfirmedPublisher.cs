@@ -7,18 +7,13 @@ using Supermarket.Messaging;
 
 namespace Supermarket.Api.Purchases;
 
-/// <summary>
-/// Publishes a group of purchases to their fanout and reports whether RabbitMQ confirmed it in time (publisher confirms are on for
-/// the whole bus). Persistent or transient as configured; always mandatory, so a fanout with no queue bound returns
-/// the message and the publish fails rather than succeeding for a purchase that went nowhere.
-/// </summary>
+/// <summary>Publishes a group to its fanout, always mandatory: a fanout with no queue bound returns the message, so
+/// the publish fails rather than succeed for purchases that went nowhere.</summary>
 public sealed class ConfirmedPublisher(IBus bus, IOptions<BrokerOptions> broker, BrokerConnection connection,
     IngestMetrics metrics, ILogger<ConfirmedPublisher> logger)
 {
     private readonly bool _persistent = broker.Value.PersistentDelivery;
 
-    /// <summary>Confirmed once the broker confirmed the message within the attempt's time (what is left of the latest of
-    /// its requests' deadlines); not published when it never left or the broker refused it; otherwise not known.</summary>
     public async Task<PublishOutcome> PublishAsync(PurchaseBatchRecorded message, PublishAttempt attempt)
     {
         var purchases = message.Purchases;
@@ -70,7 +65,6 @@ public sealed class ConfirmedPublisher(IBus bus, IOptions<BrokerOptions> broker,
 /// <summary>What became of a publish: what the requests in its group may promise about their purchases.</summary>
 public enum PublishOutcome
 {
-    /// <summary>The broker confirmed it: 201.</summary>
     Confirmed,
 
     /// <summary>Never sent, or refused by the broker: nothing will be recorded.</summary>

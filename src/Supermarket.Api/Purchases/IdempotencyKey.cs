@@ -2,11 +2,7 @@ using Supermarket.Api.Problems;
 
 namespace Supermarket.Api.Purchases;
 
-/// <summary>
-/// The optional <c>Idempotency-Key</c> header (IETF draft, as Stripe and others use it): a store that retries a
-/// purchase with the same key gets the same purchase, never a second one. The reference client sends none, and then
-/// every POST is a new purchase.
-/// </summary>
+/// <summary>The optional Idempotency-Key header (IETF draft): a retry with the same key is the same purchase.</summary>
 public static class IdempotencyKey
 {
     public const string Header = "Idempotency-Key";

@@ -5,18 +5,13 @@ using Supermarket.Contracts.Purchases;
 
 namespace Supermarket.Api.Purchases;
 
-/// <summary>
-/// Asks the Purchases writer, which remembers every store's keys, whether an Idempotency-Key may stand for this
-/// purchase. As payment APIs do it: the same key with the same request is a retry (it gets the first answer, the same
-/// purchase id); the same key with a different request is refused, so two purchases never merge under one id.
-/// </summary>
+/// <summary>Asks the Purchases writer whether an Idempotency-Key may stand for this purchase: the same key with the
+/// same request is a retry (same id); with another request it is refused, so two purchases never merge.</summary>
 public sealed class IdempotencyKeyClaimClient(IClientFactory clients)
 {
-    // One for the process, not one a request: most purchases send no key, and a scoped client is built for each
-    // request that resolves it (MassTransit's request clients are safe to share).
+    // One for the process, not a scoped one built per request: MassTransit's request clients are safe to share.
     private readonly IRequestClient<ClaimIdempotencyKey> _client = clients.CreateRequestClient<ClaimIdempotencyKey>();
 
-    /// <summary>Asks within the request's deadline, leaving the rest of it for the publish.</summary>
     public async Task<KeyClaim> ClaimAsync(PurchaseRecorded purchase, string key, RequestDeadline deadline)
     {
         var timeout = RequestTimeout.After(ms: Math.Max(1, (int)deadline.Remaining.TotalMilliseconds));
@@ -33,8 +28,7 @@ public sealed class IdempotencyKeyClaimClient(IClientFactory clients)
         }
     }
 
-    /// <summary>SHA-256 of what the request asks for: store, customer, date and every line in order (not the body's
-    /// bytes, so whitespace or key order does not make a retry a different request).</summary>
+    /// <summary>Of what the request asks for, not its bytes: whitespace or key order makes no new request.</summary>
     public static byte[] RequestHash(PurchaseRecorded purchase)
     {
         var fields = new byte[4 * (3 + (2 * purchase.Items.Length))];

@@ -3,10 +3,7 @@ using Supermarket.ServiceDefaults.Observability;
 
 namespace Supermarket.Api.Purchases;
 
-/// <summary>What ingest measures beside ASP.NET Core's own request metrics (every answer by route and status, 201 =
-/// accepted): how long the broker took to confirm, how many purchases went in each confirmed message, and how many were
-/// refused without trying because the broker was known to be gone; and, for the live page, the purchases confirmed a
-/// second just now.</summary>
+/// <summary>What ingest measures beside ASP.NET Core's request metrics, and the live page's confirmed rate.</summary>
 public sealed class IngestMetrics
 {
     private readonly Histogram<double> _publishDuration;
@@ -25,13 +22,12 @@ public sealed class IngestMetrics
             "Purchases answered 503 at once, without a publish, while the broker was known to be gone");
     }
 
-    /// <summary>Purchases the broker confirmed (each answered 201 unless its request gave up first), and when.</summary>
+    /// <summary>Each answered 201 unless its request gave up first.</summary>
     public RecentRate Confirmed { get; }
 
     public void RefusedWhileBrokerGone() => _refused.Add(1);
 
-    /// <summary>outcome: "confirmed", "refused" (nacked: a queue at its length limit) or "unconfirmed" (no answer
-    /// by the request deadline, or the connection failed).</summary>
+    /// <summary>outcome: "confirmed", "refused" (nacked: a queue at its limit) or "unconfirmed".</summary>
     public void Published(int purchases, TimeSpan took, string outcome)
     {
         _publishDuration.Record(took.TotalMilliseconds, new KeyValuePair<string, object?>("outcome", outcome));

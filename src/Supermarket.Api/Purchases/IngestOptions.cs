@@ -10,19 +10,16 @@ public sealed class IngestOptions
     [Range(256, 16 * 1024 * 1024)]
     public int MaxBodyBytes { get; set; } = 64 * 1024;
 
-    /// <summary>How long a POST may take: its Idempotency-Key claim, its wait for a group and the broker's confirm
-    /// share it (<see cref="RequestDeadline"/>). Past it the answer is 503 with Retry-After.</summary>
+    /// <summary>Shared by a POST's key claim, group and confirm (<see cref="RequestDeadline"/>).</summary>
     [Range(typeof(TimeSpan), "00:00:00.100", "00:01:00")]
     public TimeSpan RequestDeadline { get; set; } = TimeSpan.FromSeconds(5);
 
-    /// <summary>The least time left of a request's deadline with which its purchase is still published: a tenth of it
-    /// (a confirm takes milliseconds here). With less, it is not sent, and its 503 can promise nothing was recorded.</summary>
+    /// <summary>With less left, a purchase is not sent, so its 503 can promise nothing was recorded.</summary>
     public TimeSpan TimeToConfirm => RequestDeadline / 10;
 
-    /// <summary>How long a proxy in front must wait for an answer, so that the API always answers first: twice the
-    /// deadline (a request whose purchase a group took answers with its group, by the latest deadline in it, which began
-    /// at most one deadline later: PurchaseBatcher) plus time for a request to reach the endpoint on a busy box. The
-    /// AppHost (Services/Nginx.cs) and docker/nginx-settings.sh read it from <c>/about</c>.</summary>
+    /// <summary>Twice the deadline (a grouped request answers by its group's latest deadline, begun at most one
+    /// deadline later) plus 5 s, so the API answers before the proxy; read from <c>/about</c> by the AppHost
+    /// (Services/Nginx.cs) and docker/nginx-settings.sh.</summary>
     public int ProxyReadTimeoutSeconds => (2 * (int)Math.Ceiling(RequestDeadline.TotalSeconds)) + 5;
 
     [Range(typeof(TimeSpan), "00:00:01", "00:10:00")]
@@ -31,15 +28,14 @@ public sealed class IngestOptions
     [Range(1, 1000)]
     public int MaxBatchSize { get; set; } = 100;
 
-    /// <summary>How long a partial group may wait for more purchases while another group awaits its confirm (with none
-    /// in flight it goes at once); zero sends what has arrived at once.</summary>
+    /// <summary>Only while another group awaits its confirm: with none in flight a group goes at once.</summary>
     [Range(typeof(TimeSpan), "00:00:00", "00:00:01")]
     public TimeSpan BatchLinger { get; set; } = TimeSpan.FromMilliseconds(1);
 
     [Range(1, 64)]
     public int MaxBatchesInFlight { get; set; } = 4;
 
-    /// <summary>Purchases that may wait for a group at once; beyond it a POST gets 503 (overload, not a queue).</summary>
+    /// <summary>Beyond it a POST gets 503 at once: overload, not a queue.</summary>
     [Range(1, 1_000_000)]
     public int MaxPendingPurchases { get; set; } = 10_000;
 }

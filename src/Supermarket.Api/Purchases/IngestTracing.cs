@@ -3,12 +3,8 @@ using Supermarket.ServiceDefaults.Observability;
 
 namespace Supermarket.Api.Purchases;
 
-/// <summary>
-/// The span of one group commit. Its publish has many callers and runs on the batcher's loop, outside every request's
-/// span, so it is started as a child of the first request's span and links the others; MassTransit's publish span,
-/// and through the message's headers the writer's consume span, follow from it. Nothing is started while tracing is
-/// off (Telemetry:OtlpEndpoint unset).
-/// </summary>
+/// <summary>A group's span: its publish runs on the batcher's loop, outside every request's span, so it is a child of
+/// the first request's span and links the others.</summary>
 internal static class IngestTracing
 {
     private static readonly ActivitySource Source = new(TelemetryRegistration.MeterName);

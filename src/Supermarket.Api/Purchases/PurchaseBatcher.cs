@@ -5,15 +5,9 @@ using Supermarket.Contracts.Purchases;
 
 namespace Supermarket.Api.Purchases;
 
-/// <summary>
-/// Group commit at ingest: requests hand their purchase here and wait; a single loop gathers what has arrived into a
-/// <see cref="PurchaseBatchRecorded"/> of at most Ingest:MaxBatchSize, publishes it, and answers every request in it
-/// when the broker confirms. While up to Ingest:MaxBatchesInFlight batches await their confirm, new purchases
-/// accumulate, so batches grow with the load by themselves. A partial batch that would go while another still awaits
-/// its confirm lingers up to Ingest:BatchLinger for more: the broker's cost is per message, and those requests would
-/// have waited for a confirm anyway. With nothing in flight it goes at once, so a quiet API adds no wait.
-/// A 201 still means the broker has the purchase.
-/// </summary>
+/// <summary>Group commit at ingest: one loop gathers the waiting purchases into a <see cref="PurchaseBatchRecorded"/>,
+/// publishes it and answers each request at its confirm. A partial group lingers only while another awaits its
+/// confirm (the broker's cost is per message), so a quiet API adds no wait.</summary>
 public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<IngestOptions> options, ILogger<PurchaseBatcher> logger)
     : BackgroundService
 {
@@ -24,13 +18,8 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
         FullMode = BoundedChannelFullMode.Wait,
     });
 
-    /// <summary>What became of the purchase's publish, by the request's deadline; not published when the API is
-    /// overloaded (too many purchases waiting).</summary>
-    /// <remarks>A purchase is published only while its request still waits, and with time left for the broker's
-    /// confirm (<see cref="IngestOptions.TimeToConfirm"/>); otherwise it is withdrawn, never published, and its
-    /// answer can promise nothing was recorded. A purchase a group took answers with its group, by the latest
-    /// deadline in it (docs/architecture.md, "Group commit"): a publish whose confirm does not come by then has an
-    /// outcome that is not known, and says so.</remarks>
+    /// <summary>Published only while its request waits with time left to confirm, else withdrawn (nothing recorded);
+    /// taken, it answers by its group's latest deadline (docs/architecture.md, "Guarantees").</summary>
     public async Task<PublishOutcome> SubmitAsync(PurchaseRecorded purchase, RequestDeadline deadline)
     {
         var pending = new Pending(purchase, deadline.At);
@@ -104,13 +93,11 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
             }
             catch (OperationCanceledException)
             {
-                // The linger is over; or the API is stopping, and what was taken is published (or refused) all the same,
-                // since its requests wait for their group's answer.
+                // Linger over, or stopping: what was taken is published all the same, as its requests wait for it.
             }
         }
 
-        // A purchase left without time for its confirm (half the reserve it was taken with) is not sent: its request
-        // answers that nothing was recorded.
+        // Left without time for its confirm (half its reserve): not sent, so its 503 can say nothing was recorded.
         var confirmable = Stopwatch.GetTimestamp() + (ToTimestampTicks(_options.TimeToConfirm) / 2);
         foreach (var late in batch.Where(pending => pending.Deadline < confirmable))
         {
@@ -190,17 +177,14 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
         /// <summary>When its request stops waiting (a <see cref="Stopwatch"/> timestamp).</summary>
         public long Deadline { get; } = deadline;
 
-        /// <summary>The request's span, if it is traced: the batch's publish continues its trace.</summary>
         public ActivityContext Caller { get; } = Activity.Current?.Context ?? default;
 
         public TaskCompletionSource<PublishOutcome> Outcome { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
-        /// <summary>A batch takes the purchase, unless its request has stopped waiting or is about to (less than
-        /// <paramref name="reserve"/> is left of its deadline: it withdraws it).</summary>
+        /// <summary>Unless less than <paramref name="reserve"/> is left: its request withdraws it.</summary>
         public bool TryTake(long reserve) =>
             Stopwatch.GetTimestamp() + reserve < Deadline && Interlocked.CompareExchange(ref _state, Taken, Waiting) == Waiting;
 
-        /// <summary>The request stops waiting, unless a batch has taken the purchase already.</summary>
         public bool TryWithdraw() => Interlocked.CompareExchange(ref _state, Withdrawn, Waiting) == Waiting;
     }
 }

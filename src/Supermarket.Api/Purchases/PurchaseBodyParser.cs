@@ -6,12 +6,8 @@ using Supermarket.Contracts.Catalog;
 
 namespace Supermarket.Api.Purchases;
 
-/// <summary>
-/// Reads the course API's body, <c>{"items":[{"ItemID":"47410","numberOfItems:":1}]}</c>, straight from UTF-8.
-/// The spec's generated clients send ItemID as a string and the quantity under the key "numberOfItems:" (with the
-/// colon); both that and the plain "numberOfItems" are accepted, and ItemID as a string of digits or a number.
-/// A hand-written reader, rather than a DTO, so that every malformed part gets an error naming its field.
-/// </summary>
+/// <summary>Reads the course's body straight from UTF-8: "numberOfItems:" (the generated clients' colon) or plain, and
+/// ItemID as digits or a number. By hand, so every malformed part gets an error naming its field.</summary>
 public static class PurchaseBodyParser
 {
     private const int MaxDepth = 16;

@@ -60,19 +60,15 @@ public static class PurchaseEndpoints
     }
 }
 
-/// <summary>What POST /purchase is answered with, bound as one parameter (<c>[AsParameters]</c>).</summary>
 public sealed record PurchaseServices(
     PurchaseIngest Ingest, IOptions<CatalogOptions> Catalog, IOptions<IngestOptions> Options);
 
-/// <summary>The 201 body: the broker has confirmed the purchase.</summary>
 public sealed record PurchaseAccepted(string Message, Guid PurchaseId)
 {
-    /// <summary>The answer to a recorded purchase.</summary>
     public static Created<PurchaseAccepted> Created(Guid purchaseId) => TypedResults.Created((string?)null, new PurchaseAccepted("Purchase recorded.", purchaseId));
 }
 
-/// <summary>The body as the course's generated clients send it; used only to document the endpoint.
-/// <see cref="PurchaseBodyParser"/> reads the real thing.</summary>
+/// <summary>Documents the body only; <see cref="PurchaseBodyParser"/> reads the real thing.</summary>
 public sealed record PurchaseBodyExample(PurchaseItemExample[] Items);
 
 public sealed record PurchaseItemExample(

@@ -4,13 +4,8 @@ using Supermarket.Contracts.Purchases;
 
 namespace Supermarket.Api.Purchases;
 
-/// <summary>
-/// Recording one purchase, the use case behind POST /purchase: refuse at once while the broker is gone, stamp the
-/// purchase with its id, claim its Idempotency-Key with the writer, then have the broker confirm it, grouped with the
-/// purchases that arrive with it (<see cref="PurchaseBatcher"/>). All within the request's one deadline. The seeds'
-/// design, a message per purchase, is measured from the last commit that had it (c570b80; docs/performance.md, "Levers in the code"), not
-/// kept here.
-/// </summary>
+/// <summary>POST /purchase's use case: refuse at once while the broker is gone, stamp the id, claim the key, then have
+/// the broker confirm it in a group (<see cref="PurchaseBatcher"/>), all within the request's one deadline.</summary>
 public sealed class PurchaseIngest(
     PurchaseBatcher batcher, BrokerConnection broker, IdempotencyKeyClaimClient claims, IngestMetrics metrics, TimeProvider clock,
     IOptions<IngestOptions> options)
@@ -46,8 +41,7 @@ public sealed class PurchaseIngest(
         return new PurchaseRecording(outcome, purchase.PurchaseId);
     }
 
-    /// <summary>Gives the purchase its id: from the store's idempotency key when it sent one (so a retry is the same
-    /// purchase), otherwise a new time-ordered UUIDv7.</summary>
+    /// <summary>Derived from the store's key if it sent one (a retry is the same purchase), else a UUIDv7.</summary>
     private PurchaseRecorded Stamp(PurchaseRequest request)
     {
         var now = clock.GetUtcNow();

@@ -6,9 +6,6 @@ namespace Supermarket.Api.Purchases;
 
 public static class PurchaseIngestSetup
 {
-    /// <summary>What POST /purchase needs besides the bus (Broker/ApiBus) and the catalog's bounds: its limits, the
-    /// batcher that groups concurrent purchases into one confirmed publish, the Idempotency-Key claims, and the warm-up
-    /// that compiles the path before the API says ready.</summary>
     public static IHostApplicationBuilder AddPurchaseIngest(this IHostApplicationBuilder builder)
     {
         builder.Services.AddValidatedOptions<IngestOptions>(builder.Configuration, IngestOptions.Section);

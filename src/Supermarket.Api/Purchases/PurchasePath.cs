@@ -5,8 +5,7 @@ using Supermarket.Contracts.Purchases;
 
 namespace Supermarket.Api.Purchases;
 
-/// <summary>The route values of a purchase, checked. They arrive as strings so that a malformed id gets a
-/// problem+json 400 naming it, rather than the framework's bare 404 for a route that does not match.</summary>
+/// <summary>Strings, checked here, so a malformed id gets a problem+json 400 naming it, not a bare 404.</summary>
 public static class PurchasePath
 {
     public static InputError? TryParse(string storeId, string customerId, string date, CatalogOptions catalog,

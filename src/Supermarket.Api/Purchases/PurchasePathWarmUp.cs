@@ -15,12 +15,8 @@ using Supermarket.ServiceDefaults.WarmUp;
 
 namespace Supermarket.Api.Purchases;
 
-/// <summary>
-/// Before the API says ready it posts itself purchases over loopback, through Kestrel and every middleware, that
-/// validation refuses at their last line (an item past the catalog): reading, authorising, parsing and the problem+json
-/// answer are compiled before the first till arrives, and nothing reaches the broker. Then what a recorded purchase runs
-/// here besides the broker: its group serialised as MassTransit serialises it, and the 201 written.
-/// </summary>
+/// <summary>Posts itself over loopback purchases validation refuses at their last line: the POST path compiled, nothing
+/// reaching the broker; then serialises groups and writes 201s (docs/architecture.md, "A warm start").</summary>
 public sealed class PurchasePathWarmUp(OwnPortClient ownPort, IServiceProvider services, IOptions<CatalogOptions> catalog)
     : IStartupWarmUp
 {
@@ -29,7 +25,6 @@ public sealed class PurchasePathWarmUp(OwnPortClient ownPort, IServiceProvider s
 
     private const int Concurrent = 8;
 
-    /// <summary>A full group serialised, and its 201s written, often enough for those methods' second compilation.</summary>
     private const int GroupPurchases = 100;
     private const int AnswerRounds = 50;
 

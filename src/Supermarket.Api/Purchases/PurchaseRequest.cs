@@ -6,11 +6,9 @@ using IdempotencyKeyHeader = Supermarket.Api.Purchases.IdempotencyKey;
 
 namespace Supermarket.Api.Purchases;
 
-/// <summary>A purchase as a till sent it, every part checked: the route's ids and date, the optional
-/// Idempotency-Key, and the JSON body's lines.</summary>
+/// <summary>A purchase as a till sent it, every part checked.</summary>
 public sealed record PurchaseRequest(int StoreId, int CustomerId, DateOnly Date, PurchaseLine[] Items, string? IdempotencyKey)
 {
-    /// <summary>The purchase, or the problem+json answer (400 naming the field, 413) that refuses it.</summary>
     public static async Task<(PurchaseRequest? Purchase, ProblemHttpResult? Refusal)> ReadAsync(
         string storeId, string customerId, string date, HttpRequest request, CatalogOptions catalog, int maxBodyBytes)
     {

@@ -3,13 +3,8 @@ using BrokerRefusal = RabbitMQ.Client.Exceptions.PublishException;
 
 namespace Supermarket.Api.Purchases;
 
-/// <summary>
-/// Ends a publish at once when RabbitMQ refuses it. From 8.5, MassTransit wraps the broker's nack in a connection
-/// error and retries the publish until it is cancelled, so a purchase refused because the writer's backlog is full
-/// would wait out its whole deadline before its 503, and keep the broker busy refusing it meanwhile. Each
-/// failed try reaches the publish observers with the broker's own exception, a RabbitMQ.Client <c>PublishException</c>:
-/// a nack, or a return (no queue took the message, which <c>Mandatory</c> asks for). Either way nothing was stored.
-/// </summary>
+/// <summary>Ends a publish at once when RabbitMQ refuses it (a nack or a return): MassTransit would retry it until its
+/// deadline, and its 503 would wait that long. Nothing was stored either way.</summary>
 public sealed class RefusedPublishObserver : IPublishObserver
 {
     public Task PublishFault<T>(PublishContext<T> context, Exception exception)

@@ -17,7 +17,6 @@ public sealed class RequestBody : IDisposable
 
     public ReadOnlySpan<byte> Span => _buffer.AsSpan(0, Length);
 
-    /// <summary>Reads the body, or returns null when it is longer than <paramref name="limit"/> bytes.</summary>
     public static async Task<RequestBody?> ReadAsync(HttpRequest request, int limit, CancellationToken cancellationToken)
     {
         if (request.ContentLength > limit)

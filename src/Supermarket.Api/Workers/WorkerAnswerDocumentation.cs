@@ -1,7 +1,6 @@
 namespace Supermarket.Api.Workers;
 
-/// <summary>What a GET that asks a worker documents besides its answer, which its typed result documents itself
-/// (<see cref="WorkerQuestions"/>): 400 for bad input, 401 and 403, and 502, 503 and 504 from the asking.</summary>
+/// <summary>What a GET that asks a worker documents besides its answer: 400, 401, 403 and 502-504.</summary>
 public static class WorkerAnswerDocumentation
 {
     public static RouteHandlerBuilder ProducesWorkerProblems(this RouteHandlerBuilder endpoint) =>

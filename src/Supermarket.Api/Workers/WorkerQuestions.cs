@@ -7,10 +7,8 @@ using Supermarket.Messaging;
 
 namespace Supermarket.Api.Workers;
 
-/// <summary>How a GET asks a worker over the broker (request/response): bounded by a timeout end to end, sending
-/// the request included, so a GET never hangs: 504 when the worker does not answer, 503 when the broker is known to be
-/// gone or cannot take the request, or when some of the sales shards a question needs did not answer, 502 when the
-/// worker refused the question. What each GET documents for it: <see cref="WorkerAnswerDocumentation"/>.</summary>
+/// <summary>How a GET asks a worker: a timeout bounds it end to end, sending included, so a GET never hangs
+/// (504, 503 or 502: <see cref="WorkerAnswerDocumentation"/>).</summary>
 public sealed class WorkerQuestions(BrokerConnection broker, ILogger<WorkerQuestions> logger)
 {
     public Task<Results<Ok<TResponse>, ProblemHttpResult>> AskAsync<TRequest, TAnswer, TResponse>(HttpContext http,
@@ -20,8 +18,6 @@ public sealed class WorkerQuestions(BrokerConnection broker, ILogger<WorkerQuest
         AskAsync(http, async (requestTimeout, deadline) => (await client.GetResponse<TAnswer>(request, QuestionDelivery.Transient, deadline, requestTimeout)).Message,
             timeout, worker, shape);
 
-    /// <summary>Asks through <paramref name="ask"/>, which gets the request's timeout and the deadline every part of the
-    /// question shares (the sales shards: Insights/SalesShardClients), and answers 200 with the answer's shape.</summary>
     public async Task<Results<Ok<TResponse>, ProblemHttpResult>> AskAsync<TAnswer, TResponse>(HttpContext http,
         Func<RequestTimeout, CancellationToken, Task<TAnswer>> ask, TimeSpan timeout, string worker, Func<TAnswer, TResponse> shape)
         where TAnswer : class
@@ -55,8 +51,7 @@ public sealed class WorkerQuestions(BrokerConnection broker, ILogger<WorkerQuest
         }
         catch (RequestFaultException fault) when (!http.RequestAborted.IsCancellationRequested)
         {
-            // The worker refused the question (a sales shard asked of an item it does not count: this API and the
-            // aggregators are configured apart). Asking again gets the same: not a 503.
+            // Refused (this API and the aggregators configured apart): asking again gets the same, so 502, not 503.
             logger.LogError("The {Worker} refused a question: {Reason}", worker, fault.Fault?.Exceptions.FirstOrDefault()?.Message ?? fault.Message);
             return TypedResults.Problem($"The {worker} refused the question; its log and this API's say why.",
                 statusCode: StatusCodes.Status502BadGateway, title: "Bad gateway.");

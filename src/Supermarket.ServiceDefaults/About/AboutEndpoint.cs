@@ -12,12 +12,8 @@ using Microsoft.Extensions.Options;
 
 namespace Supermarket.ServiceDefaults.About;
 
-/// <summary>
-/// <c>/about</c>: which service this is, on what runtime and machine, and the settings it runs with (every section
-/// bound by <c>AddValidatedOptions</c>, defaults and overrides alike), so a load test report can name the system it
-/// measured, and the <see cref="AboutFact"/>s it registered. Passwords and signing keys are left out, also from
-/// connection strings.
-/// </summary>
+/// <summary>/about: the service, its runtime and the settings it runs with, so a load test report can name the system
+/// it measured. Passwords and signing keys are left out, also from connection strings.</summary>
 public static class AboutEndpoint
 {
     private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);
@@ -28,8 +24,6 @@ public static class AboutEndpoint
         return app;
     }
 
-    /// <summary>The service's own description. The settings' types are known only from the sections registered, so
-    /// each section's options are resolved from <see cref="AboutServices.Services"/> by type.</summary>
     private static JsonHttpResult<About> Describe([AsParameters] AboutServices about) => TypedResults.Json(new About(
         about.Host.ApplicationName,
         Assembly.GetEntryAssembly()?.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion,
@@ -38,10 +32,8 @@ public static class AboutEndpoint
         Settings(about.Services, about.Sections),
         about.Facts.ToDictionary(fact => fact.Name, fact => fact.Read())), Json);
 
-    /// <summary>What <c>/about</c> answers.</summary>
     public sealed record About(string Service, string? Version, string Runtime, int ProcessorCount, JsonObject Settings, Dictionary<string, object?> Facts);
 
-    /// <summary>What <c>/about</c> reads.</summary>
     public sealed record AboutServices(IServiceProvider Services, IHostEnvironment Host, IEnumerable<SettingsSection> Sections, IEnumerable<AboutFact> Facts);
 
     private static JsonObject Settings(IServiceProvider services, IEnumerable<SettingsSection> sections)
@@ -86,6 +78,5 @@ public static class AboutEndpoint
 /// <summary>An options class bound from a configuration section, as registered by <c>AddValidatedOptions</c>.</summary>
 public sealed record SettingsSection(string Name, Type OptionsType);
 
-/// <summary>Something a service says of itself on <c>/about</c> beside its settings, read at each GET (a sales shard's
-/// items, memory and position).</summary>
+/// <summary>What a service says of itself on /about beside its settings, read at each GET.</summary>
 public sealed record AboutFact(string Name, Func<object?> Read);

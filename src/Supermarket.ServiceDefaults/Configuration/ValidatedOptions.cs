@@ -7,9 +7,7 @@ namespace Supermarket.ServiceDefaults.Configuration;
 
 public static class ValidatedOptions
 {
-    /// <summary>Binds <typeparamref name="T"/> from its configuration section (so every setting can be overridden
-    /// with an environment variable such as <c>Broker__Host</c>) and refuses to start with an invalid value. The
-    /// section is listed on <c>/about</c>, so a report can say what the system ran with.</summary>
+    /// <summary>Validated at start, and listed on /about so a report can say what the system ran with.</summary>
     public static OptionsBuilder<T> AddValidatedOptions<T>(this IServiceCollection services, IConfiguration configuration, string section)
         where T : class
     {
@@ -20,9 +18,8 @@ public static class ValidatedOptions
             .ValidateOnStart();
     }
 
-    /// <summary>The same settings read now, while services are registered, for a section whose values decide what is
-    /// registered (whether to trace, where to export): validated here as <see cref="AddValidatedOptions{T}"/> validates
-    /// at start, so an invalid value stops the service with the same message, not with whatever a library throws.</summary>
+    /// <summary>For a section that decides what is registered: validated now, so an invalid value stops the service
+    /// with the same message as at start, not with whatever a library throws.</summary>
     public static T GetValidated<T>(this IConfiguration configuration, string section)
         where T : class, new()
     {

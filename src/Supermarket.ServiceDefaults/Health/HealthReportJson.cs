@@ -4,9 +4,7 @@ using Microsoft.Extensions.Diagnostics.HealthChecks;
 
 namespace Supermarket.ServiceDefaults.Health;
 
-/// <summary>A health answer an operator can act on: the overall status and, for each check, its status and what it
-/// says (a writer that is not ready because the database is away says since when), instead of ASP.NET Core's one
-/// word. A check's data, when it has any, comes as figures a script reads (the aggregator's start from its checkpoint).</summary>
+/// <summary>A health answer an operator can act on: each check's status and what it says, not one word.</summary>
 public static class HealthReportJson
 {
     public static async Task WriteAsync(HttpContext context, HealthReport report)

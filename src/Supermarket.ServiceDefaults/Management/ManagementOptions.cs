@@ -7,10 +7,7 @@ public sealed class ManagementOptions : IValidatableObject
 {
     public const string Section = "Management";
 
-    /// <summary>An address the process listens on besides <c>Urls</c>, and the only one where the management endpoints
-    /// answer (404 elsewhere): the API's public port, the one nginx and the deployment publish, then serves the API
-    /// and its documentation only. Unset (the workers, which serve nothing else; the tests' in-memory API): they
-    /// answer on every address.</summary>
+    /// <summary>Also listened on; the only address the management endpoints answer on (unset: all).</summary>
     public string? Url { get; set; }
 
     public int? Port => string.IsNullOrEmpty(Url) ? null : new Uri(Url).Port;

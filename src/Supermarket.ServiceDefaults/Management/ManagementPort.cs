@@ -8,13 +8,10 @@ using Supermarket.ServiceDefaults.Configuration;
 
 namespace Supermarket.ServiceDefaults.Management;
 
-/// <summary>
-/// Keeps the management endpoints (<see cref="ManagementOptions"/>) off the public port. The check is on the port the
-/// connection arrived at, which a client cannot choose, not on the Host header, which it can.
-/// </summary>
+/// <summary>Keeps the management endpoints off the public port: by the port the connection arrived at, which a client
+/// cannot choose, not by the Host header, which it can.</summary>
 public static class ManagementPort
 {
-    /// <summary>Marks an endpoint as management: it answers on the management port only.</summary>
     public sealed class Endpoint
     {
         public static readonly Endpoint Marker = new();

@@ -1,8 +1,6 @@
 namespace Supermarket.ServiceDefaults.Observability;
 
-/// <summary>How many of something a second, over the last few whole seconds, and when the last came: what a live page
-/// shows of a service now, where a metric's exporter would show it seconds later. Added to from any thread (a
-/// lock: it is added to a group or a ledger entry at a time, not per purchase).</summary>
+/// <summary>A rate a live page shows now (an exporter is seconds late); locked, as it is added to per group.</summary>
 public sealed class RecentRate(TimeProvider clock, int seconds = 5)
 {
     private readonly long[] _counts = new long[seconds + 1];
@@ -10,7 +8,6 @@ public sealed class RecentRate(TimeProvider clock, int seconds = 5)
     private readonly Lock _lock = new();
     private DateTimeOffset? _last;
 
-    /// <summary>When the last were added; null before any.</summary>
     public DateTimeOffset? Last
     {
         get
@@ -39,7 +36,7 @@ public sealed class RecentRate(TimeProvider clock, int seconds = 5)
         }
     }
 
-    /// <summary>The mean a second over the last whole seconds (the one under way left out: it is not over yet).</summary>
+    /// <summary>Over the last whole seconds: the one under way is not over yet.</summary>
     public double PerSecond()
     {
         var current = clock.GetUtcNow().ToUnixTimeSeconds();

@@ -1,7 +1,7 @@
 namespace Supermarket.ServiceDefaults.WarmUp;
 
-/// <summary>Work a service does once as it starts, before <c>/health/ready</c> passes, so that its first real requests
-/// find their code compiled instead of paying the JIT (docs/architecture.md, "A warm start").</summary>
+/// <summary>Work done once at start, before /health/ready passes, so the first real requests find their code compiled
+/// (docs/architecture.md, "A warm start").</summary>
 public interface IStartupWarmUp
 {
     /// <summary>Runs once Kestrel listens; it must leave no trace in the system's data.</summary>

@@ -6,9 +6,7 @@ using Microsoft.Extensions.Options;
 
 namespace Supermarket.ServiceDefaults.WarmUp;
 
-/// <summary>Runs the service's warm-ups once it has started, and is its <c>/health/ready</c> check meanwhile: unhealthy
-/// until they are done, failed or past <see cref="WarmUpOptions.Bound"/>, so the AppHost, nginx and <c>./run.sh up</c>
-/// send it nothing cold.</summary>
+/// <summary>Runs the warm-ups, unhealthy on /health/ready until they end, so nothing reaches it cold.</summary>
 public sealed class StartupWarmUps(IEnumerable<IStartupWarmUp> warmUps, IHostApplicationLifetime lifetime,
     IOptions<WarmUpOptions> options, ILogger<StartupWarmUps> logger) : BackgroundService, IHealthCheck
 {
