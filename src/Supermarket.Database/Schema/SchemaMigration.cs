@@ -22,7 +22,7 @@ public sealed class SchemaMigration(IOptions<DatabaseOptions> options, ILogger<S
     public const string Command = "migrate";
 
     private const string MigrationsFolder = "Supermarket.Database.Schema.Migrations.";
-    private const int LinesPerBackfillEntry = 50_000;
+    private const int LinesPerDatingEntry = 50_000;
 
     /// <param name="databaseWait">How long to wait for the database to answer (the writer's Writer:DatabaseWait).</param>
     /// <param name="lockWait">How long to wait for another migration step's lock (Writer:SchemaLockWait).</param>
@@ -54,11 +54,6 @@ public sealed class SchemaMigration(IOptions<DatabaseOptions> options, ILogger<S
             {
                 var started = DateTime.UtcNow;
                 await connection.ExecuteAsync(new CommandDefinition(Read(name), cancellationToken: cancellationToken));
-                if (version == 1)
-                {
-                    await BackfillLedgerAsync(connection, cancellationToken);
-                }
-
                 if (version == 10)
                 {
                     await DateEarlierSalesAsync(connection, cancellationToken);
@@ -111,49 +106,10 @@ public sealed class SchemaMigration(IOptions<DatabaseOptions> options, ILogger<S
             .Select(name => (Version: int.Parse(name[..name.IndexOf('_', StringComparison.Ordinal)], System.Globalization.CultureInfo.InvariantCulture), Name: name))
             .OrderBy(migration => migration.Version)];
 
-    /// <summary>A database from before the ledger holds purchases no entry covers: their sums become the first
-    /// entries, in one transaction with nothing else writing (no writer of this version runs before the step ends). Part of
-    /// migration 1, which created the ledger; it reads the lines where they were then, in purchase_items.</summary>
-    private async Task BackfillLedgerAsync(MySqlConnection connection, CancellationToken cancellationToken)
-    {
-        var ledgerEmpty = await connection.ExecuteScalarAsync<long>("SELECT COUNT(*) FROM (SELECT seq FROM sales_ledger LIMIT 1) AS l") == 0;
-        var purchases = ledgerEmpty ? await connection.ExecuteScalarAsync<long>("SELECT COUNT(*) FROM purchases") : 0;
-        if (purchases == 0)
-        {
-            return;
-        }
-
-        await using var transaction = await connection.BeginTransactionAsync(cancellationToken);
-        var lines = new List<SaleLine>(LinesPerBackfillEntry);
-        var entries = new List<byte[]>();
-        await foreach (var (store, item, day, units) in connection.QueryUnbufferedAsync<(int, int, DateTime, decimal)>(
-            "SELECT p.store_id, i.item_id, p.purchase_date, SUM(i.quantity) FROM purchase_items i JOIN purchases p ON p.id = i.purchase_id GROUP BY p.store_id, i.item_id, p.purchase_date",
-            transaction: transaction).WithCancellation(cancellationToken))
-        {
-            lines.Add(new SaleLine(store, item, (long)units, DateOnly.FromDateTime(day)));
-            if (lines.Count == LinesPerBackfillEntry)
-            {
-                entries.Add(SalesLedgerEntry.Encode(lines));
-                lines.Clear();
-            }
-        }
-
-        entries.Add(SalesLedgerEntry.Encode(lines));
-        foreach (var sales in entries)
-        {
-            await connection.ExecuteAsync("INSERT INTO sales_ledger (stored_at, purchases, sales) VALUES (UTC_TIMESTAMP(6), 0, @sales)",
-                new { sales }, transaction);
-        }
-
-        await connection.ExecuteAsync("UPDATE sales_ledger SET purchases = @purchases ORDER BY seq LIMIT 1", new { purchases }, transaction);
-        await transaction.CommitAsync(cancellationToken);
-        logger.LogInformation("The sales ledger now covers the {Purchases} purchases stored before it existed ({Entries} entries)", purchases, entries.Count);
-    }
-
     /// <summary>The days of the sales stored before ledger entries carried theirs (migration 0010): when the ledger holds
     /// an entry of format 0, every purchase stored so far is in one (no writer of this release has run), and their sums
     /// by store, item and day are appended as dating entries, in one transaction, under the head's lock as any entry.
-    /// A ledger of format 1 only (new, or backfilled by migration 1 of this release) needs none.</summary>
+    /// A ledger with no entry of format 0 (a new one) needs none.</summary>
     private async Task DateEarlierSalesAsync(MySqlConnection connection, CancellationToken cancellationToken)
     {
         if (await connection.ExecuteScalarAsync<long>("SELECT EXISTS (SELECT 1 FROM sales_ledger WHERE LENGTH(sales) > 0 AND LEFT(sales, 1) <> x'00')") == 0)
@@ -163,7 +119,7 @@ public sealed class SchemaMigration(IOptions<DatabaseOptions> options, ILogger<S
 
         var started = DateTime.UtcNow;
         await using var transaction = await connection.BeginTransactionAsync(cancellationToken);
-        var lines = new List<SaleLine>(LinesPerBackfillEntry);
+        var lines = new List<SaleLine>(LinesPerDatingEntry);
         var entries = new List<byte[]>();
         await foreach (var (store, item, day, units) in connection.QueryUnbufferedAsync<(int, int, DateTime, decimal)>("""
             SELECT p.store_id, l.item_id, p.purchase_date, SUM(l.quantity)
@@ -172,7 +128,7 @@ public sealed class SchemaMigration(IOptions<DatabaseOptions> options, ILogger<S
             """, transaction: transaction).WithCancellation(cancellationToken))
         {
             lines.Add(new SaleLine(store, item, (long)units, DateOnly.FromDateTime(day)));
-            if (lines.Count == LinesPerBackfillEntry)
+            if (lines.Count == LinesPerDatingEntry)
             {
                 entries.Add(SalesLedgerEntry.EncodeDating(lines));
                 lines.Clear();

@@ -29,8 +29,9 @@ public sealed class WriterOptions
     [Range(typeof(TimeSpan), "00:00:01", "01:00:00")]
     public TimeSpan DatabaseWait { get; set; } = TimeSpan.FromMinutes(2);
 
-    /// <summary>How long a starting writer waits for the schema lock while another writer migrates (a migration that
-    /// back-fills a long history takes minutes). Past it the writer stops, saying so, rather than migrate without it.</summary>
+    /// <summary>How long a starting writer waits for the schema lock while another writer migrates (a migration over a
+    /// long history takes minutes: an index built, the old sales dated). Past it the writer stops, saying so, rather
+    /// than migrate without it.</summary>
     [Range(typeof(TimeSpan), "00:00:01", "1.00:00:00")]
     public TimeSpan SchemaLockWait { get; set; } = TimeSpan.FromMinutes(10);
 

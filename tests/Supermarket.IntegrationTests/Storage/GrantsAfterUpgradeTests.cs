@@ -73,7 +73,7 @@ public sealed class GrantsAfterUpgradeTests(TestedAppHost appHost)
     }
 
     /// <summary>Each script applied and listed as the previous release's migration step did (on an empty database,
-    /// with no ledger to back-fill).</summary>
+    /// where its steps in C# have nothing to do).</summary>
     private static async Task MigrateAsPreviousReleaseAsync(string database, List<(int Version, string Name, string Sql)> migrations)
     {
         await using var owner = new MySqlConnection(new DatabaseOptions

@@ -5,8 +5,9 @@ using Supermarket.IntegrationTests.Infrastructure;
 namespace Supermarket.IntegrationTests.Storage;
 
 /// <summary>The schema changes only in the migration step, as the schema owner. Steps that run together migrate one at
-/// a time: one that cannot get the schema lock must not migrate beside the one holding it (two back-fills of the ledger
-/// would count every old sale twice). A writer on a schema its migrations are not all applied to does not start.</summary>
+/// a time: one that cannot get the schema lock must not migrate beside the one holding it (two datings of the old
+/// sales, migration 0010, would count each into its day twice). A writer on a schema its migrations are not all
+/// applied to does not start.</summary>
 [Collection(nameof(SystemCollection))]
 public sealed class SchemaMigrationTests
 {
