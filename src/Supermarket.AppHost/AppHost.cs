@@ -4,31 +4,26 @@ using Supermarket.AppHost.Secrets;
 using Supermarket.AppHost.Services;
 using Supermarket.AppHost.Topology;
 
-// The services are Debian's packages, run as executables.
+// RabbitMQ, MariaDB and nginx are Debian's packages, run as executables.
 [assembly: System.Runtime.Versioning.SupportedOSPlatform("linux")]
 
-// The whole system, written once: `./run.sh up` (or `dotnet run --project src/Supermarket.AppHost`) starts it and the
-// Aspire dashboard shows it. Options: --api-replicas N, --writers M, --broker-nodes N, --aggregator-shards N,
-// --aggregator-replicas R (SystemTopology). The load test is not part of it: ./run.sh runs it once the system is up.
+// The whole system, written once: `./run.sh up` starts it, the dashboard shows it; its options are SystemTopology's.
 var builder = DistributedApplication.CreateBuilder(args);
 var topology = SystemTopology.Bind(builder.Configuration, args);
 
 var accounts = MachineAccounts.AsParameters(builder);
 
-// RabbitMQ (one node or a cluster) and MariaDB, from Debian's packages, with this machine's accounts.
 var broker = builder.AddBroker(topology, accounts.Local);
 var (_, database) = builder.AddMariaDb(accounts.Local);
 
-// The schema is migrated first, by a step of its own with the schema owner's account; the writers' account may only
-// read and write rows.
+// The migration is a step of its own, as the schema owner: the writers' account may only read and write rows.
 var migration = builder.AddProject<Projects.Supermarket_PurchasesWriter>("schema-migration")
     .WithArgs("migrate")
     .WithDatabase(accounts.DatabaseOwner)
     .WaitForCompletion(database);
 
-// The writers compete on one queue; the APIs start after them, since only a writer declares that queue and a purchase
-// posted before it exists gets a 503. Nothing waits on the aggregator, whose rebuild on a long history may take a
-// while: questions wait for it.
+// The APIs start after the writers: only a writer declares its queue, and a purchase posted before that gets 503.
+// Nothing waits for the aggregators, whose rebuild may take a while: the questions wait instead.
 var writers = topology.WriterProcesses().Select(writer => builder.AddProject<Projects.Supermarket_PurchasesWriter>(writer.Name)
         .WithManagementPort(writer.ManagementPort)
         .WithBroker(broker, accounts.BrokerWriter)
@@ -37,8 +32,6 @@ var writers = topology.WriterProcesses().Select(writer => builder.AddProject<Pro
         .WithUnstorablePurchasesReplay(broker[0].Node, accounts.Local))
     .ToList();
 
-// Each aggregator counts its shard's items (all of them, unless --aggregator-shards says otherwise); a shard's
-// replicas share its checkpoint file, which each replaces whole.
 foreach (var aggregator in topology.AggregatorProcesses())
 {
     builder.AddProject<Projects.Supermarket_SalesAggregator>(aggregator.Name)
@@ -59,8 +52,7 @@ var apis = topology.ApiProcesses().Select(api => builder.AddProject<Projects.Sup
         .WaitForAll(writers))
     .ToList();
 
-// The public API is the resource named "api": the API itself, or nginx in front of its replicas, waiting for an answer
-// as long as the API says a proxy must.
+// "api" is what the public reaches: the API itself, or nginx in front of its replicas.
 if (apis.Count > 1)
 {
     builder.AddNginx(topology, apis);

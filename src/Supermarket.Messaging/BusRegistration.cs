@@ -10,14 +10,7 @@ namespace Supermarket.Messaging;
 
 public static class BusRegistration
 {
-    /// <summary>
-    /// MassTransit over RabbitMQ, configured the same way in every process: publisher confirms on (see below), compact JSON, the
-    /// purchase fanouts named by <see cref="Topology"/>, each process's consumers on the endpoints their
-    /// definitions name, shaped by <see cref="Topology"/>, and its bus endpoint among its <paramref name="service"/>'s
-    /// names (<see cref="Topology.BusEndpoint"/>). A process whose every message is an answer (worth nothing after its
-    /// asker's deadline, and asked again after a 504) sends without waiting for confirms:
-    /// <paramref name="confirmPublishes"/> false.
-    /// </summary>
+    /// <summary><paramref name="confirmPublishes"/> false where every message is a (transient) answer.</summary>
     public static IServiceCollection AddSupermarketBus(
         this IServiceCollection services,
         IConfiguration configuration,
@@ -35,7 +28,7 @@ public static class BusRegistration
         });
         services.AddMassTransit(bus =>
         {
-            // There is no network beyond the registries here, and nothing should phone home from a store's data.
+            // Nothing should phone home from a store's data.
             bus.DisableUsageTelemetry();
             registerConsumers?.Invoke(bus);
             bus.AddConfigureEndpointsCallback((context, queue, endpoint) =>
@@ -79,8 +72,6 @@ public static class BusRegistration
                         });
                     }
                 });
-                // MassTransit writes its envelope indented by default: a 100-purchase batch doubles in size, and every
-                // byte is parsed, persisted and sent again by the broker (docs/performance.md, "Levers in the code").
                 rabbit.ConfigureJsonSerializerOptions(json =>
                 {
                     json.WriteIndented = false;

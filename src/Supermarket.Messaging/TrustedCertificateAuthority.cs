@@ -3,11 +3,7 @@ using System.Security.Cryptography.X509Certificates;
 
 namespace Supermarket.Messaging;
 
-/// <summary>
-/// A TLS peer is trusted when its certificate chains to this one CA, not to the system's roots: the deployment makes
-/// its own CA at deploy time (scripts/containers.sh up --tls) and hands the services its certificate only. Every other
-/// check (the name, the dates) stays the platform's.
-/// </summary>
+/// <summary>Trusts a TLS peer whose certificate chains to the deployment's own CA, not to the system's roots.</summary>
 public sealed class TrustedCertificateAuthority(X509Certificate2 authority)
 {
     public static TrustedCertificateAuthority FromPemFile(string path) => new(X509Certificate2.CreateFromPem(File.ReadAllText(path)));

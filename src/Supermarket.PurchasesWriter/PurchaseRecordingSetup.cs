@@ -17,10 +17,7 @@ namespace Supermarket.PurchasesWriter;
 
 public static class PurchaseRecordingSetup
 {
-    /// <summary>Everything the Purchases writer runs: a check that the schema is current, then the purchase consumers,
-    /// the idempotency-key claims and the purchase history questions, on the queues their definitions name, and the warm-up
-    /// that rehearses them before the writer says ready.
-    /// A method of its own so the integration tests host exactly what Program.cs hosts.</summary>
+    /// <summary>All the writer runs, in a method of its own so the tests host exactly what Program.cs hosts.</summary>
     public static IHostApplicationBuilder AddPurchaseRecording(this IHostApplicationBuilder builder)
     {
         // Hosted services start in registration order: the schema is checked before the bus starts consuming.
@@ -50,7 +47,6 @@ public static class PurchaseRecordingSetup
         return builder;
     }
 
-    /// <summary>The migration step instead of a writer (<see cref="SchemaMigration"/>): run it, then end.</summary>
     public static async Task MigrateSchemaAsync(this IHostApplicationBuilder builder, CancellationToken cancellationToken = default)
     {
         builder.Services.AddValidatedOptions<DatabaseOptions>(builder.Configuration, DatabaseOptions.Section);

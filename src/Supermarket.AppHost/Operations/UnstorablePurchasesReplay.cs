@@ -8,20 +8,14 @@ using Supermarket.Security;
 
 namespace Supermarket.AppHost.Operations;
 
-/// <summary>
-/// Puts the purchases MySQL refused (each set aside alone in the writer's unstorable queue) back on the writer's path,
-/// once their cause is fixed: a one-off shovel, made through RabbitMQ's management API as its administrator, moves what
-/// the queue holds now to the exchange the writer consumes from and then removes itself. A purchase MySQL still refuses
-/// is set aside again. The writer's resource command <c>replay-unstorable</c> runs it on the system's vhost.
-/// </summary>
+/// <summary>Puts the purchases MySQL refused back on the writer's path once the cause is fixed, with a one-off shovel
+/// that removes itself (docs/operations.md, "Set-aside purchases").</summary>
 public sealed class UnstorablePurchasesReplay(int amqpPort, int managementPort, Account administrator)
 {
     private const string Shovel = "replay-unstorable";
 
-    /// <summary>How long the shovel may take to move what the queue held.</summary>
     public static readonly TimeSpan Patience = TimeSpan.FromMinutes(2);
 
-    /// <summary>Replays the purchases set aside in <paramref name="vhost"/>; the number it found there.</summary>
     public async Task<uint> ReplayAsync(string vhost, CancellationToken cancellation)
     {
         // A shovel told to move "the queue's length" of nothing would wait for a first message without end.
@@ -71,8 +65,7 @@ public sealed class UnstorablePurchasesReplay(int amqpPort, int managementPort, 
         }
     }
 
-    /// <summary>The queue's depth now, from AMQP: the management API's figures are samples taken a second apart, and
-    /// a purchase set aside a moment ago would not be in them yet.</summary>
+    /// <summary>From AMQP: the management API's depths are samples, missing a purchase set aside just now.</summary>
     private async Task<uint> SetAsideAsync(string vhost, CancellationToken cancellation)
     {
         var factory = new ConnectionFactory
@@ -97,8 +90,6 @@ public sealed class UnstorablePurchasesReplay(int amqpPort, int managementPort, 
     }
 }
 
-/// <summary>The replay as a command of a writer's resource: on the dashboard, or
-/// <c>aspire resource purchases-writer replay-unstorable</c>.</summary>
 public static class UnstorablePurchasesReplayCommand
 {
     public static IResourceBuilder<ProjectResource> WithUnstorablePurchasesReplay(this IResourceBuilder<ProjectResource> writer,

@@ -2,14 +2,10 @@ using Supermarket.Security;
 
 namespace Supermarket.AppHost.Secrets;
 
-/// <summary>A service's user at RabbitMQ or MariaDB, as the AppHost's parameters: the password a secret one.</summary>
 public sealed record ServiceAccount(IResourceBuilder<ParameterResource> User, IResourceBuilder<ParameterResource> Password);
 
-/// <summary>
-/// Each service's broker and database account and the signing key, as secret parameters of the AppHost: their values
-/// are this machine's (<see cref="LocalAccounts"/> and <see cref="LocalSigningKey"/>, made on the first run), handed to
-/// each service in its environment, never on a command line; the dashboard shows them masked.
-/// </summary>
+/// <summary>This machine's accounts and signing key as secret parameters: each service gets its own in its environment,
+/// never on a command line, and the dashboard shows them masked.</summary>
 public sealed class MachineAccounts
 {
     public required ServiceAccount BrokerApi { get; init; }
@@ -20,7 +16,6 @@ public sealed class MachineAccounts
     public required ServiceAccount DatabaseReader { get; init; }
     public required IResourceBuilder<ParameterResource> SigningKey { get; init; }
 
-    /// <summary>Every account of this machine, as RabbitMQ and MariaDB are provisioned with them.</summary>
     public required LocalAccounts Local { get; init; }
 
     public static MachineAccounts AsParameters(IDistributedApplicationBuilder builder)
@@ -49,7 +44,6 @@ public sealed class MachineAccounts
         };
     }
 
-    /// <summary>A folder of this machine's local state (.local/<paramref name="name"/>).</summary>
     public static string StateFolder(string name) =>
         Path.Combine(LocalState.Directory ?? throw new InvalidOperationException("No local state folder: run the AppHost from a checkout."), name);
 }

@@ -3,10 +3,8 @@ using Microsoft.Extensions.Diagnostics.HealthChecks;
 
 namespace Supermarket.AppHost.Services;
 
-/// <summary>A RabbitMQ node's health check, which needs no account (the accounts come with the node's definitions):
-/// sent AMQP 0-9-1's protocol header, a node that runs answers with its Connection.Start frame (type 1). The node
-/// logs each probe as a client that went away; an Erlang VM started every few seconds to ask it (rabbitmq-diagnostics)
-/// would cost seconds of CPU each time.</summary>
+/// <summary>A node's health with no account: a running node answers AMQP's header with Connection.Start (frame type 1)
+/// and logs a client gone. rabbitmq-diagnostics would start an Erlang VM, seconds of CPU, at each probe.</summary>
 public static class AmqpProbe
 {
     public static async Task<HealthCheckResult> AnswersAsync(int port, CancellationToken cancellation)

@@ -11,18 +11,10 @@ using Supermarket.Security;
 
 namespace Supermarket.AppHost.Services;
 
-/// <summary>One RabbitMQ node: where it listens and keeps its state. The single node is rabbit@localhost in
-/// .local/rabbitmq; a cluster's nodes are rabbit1..N@localhost in .local/rabbitmq-cluster/nodeN, node N on the broker's
-/// AMQP port + N - 1, its management port RabbitMqManagement.DefaultPort + N - 1 and its Erlang distribution port
-/// AMQP + 20000 (RabbitMQ's own rule).</summary>
 public sealed record BrokerNode(string Resource, string ErlangName, int Port, int ManagementPort, string Folder, string Home);
 
-/// <summary>
-/// RabbitMQ from Debian's package as executables of the AppHost (Aspire's RabbitMQ integration runs only its container
-/// image, which cannot be pulled here), with Erlang's port mapper (epmd) as one more, so that nothing outlives the
-/// AppHost. Its users are this machine's broker accounts, each with the rights scripts/broker-rights/ gives it (shared
-/// with docker/ and infra/), in RabbitMQ's definitions file, which every node loads at boot: no user but those.
-/// </summary>
+/// <summary>RabbitMQ from Debian's package (docs/operations.md, "What runs where"), epmd a resource of its own so that
+/// nothing outlives the AppHost. Its only users are its definitions' (their rights: scripts/broker-rights/).</summary>
 public static class Broker
 {
     public static IReadOnlyList<(IResourceBuilder<ExecutableResource> Resource, BrokerNode Node)> AddBroker(
@@ -30,8 +22,7 @@ public static class Broker
     {
         var epmd = builder.AddExecutable("epmd", "epmd", MachineAccounts.StateFolder(""), "-address", "127.0.0.1")
             .OnBeforeResourceStarted((_, _, cancellation) => StopStrayEpmdAsync(cancellation));
-        // Every node reads the definitions at its boot; they are written once, by whichever node starts first, and
-        // the cluster's cookie with them. Nothing is written while the model is only built (a test, a publish).
+        // The definitions and a cluster's cookie: written as the first node starts, never when the model is only built.
         var definitionsPath = MachineAccounts.StateFolder("rabbitmq-definitions.json");
         var first = new BrokerOptions().Port;
         var nodes = topology.BrokerNodes == 1
@@ -77,13 +68,8 @@ public static class Broker
         })];
     }
 
-    /// <summary>
-    /// An epmd an Erlang program started for itself (as a daemon, when it found none: a node or a rabbitmqctl running
-    /// while an AppHost was stopping) outlives that AppHost, and ours would then exit at once, its port taken, leaving
-    /// the broker waiting for it (found: `./run.sh up` after a test run never started RabbitMQ). One with no node
-    /// registered is nobody's: it is told to go before ours starts. epmd refuses while a live node uses it, so a
-    /// broker that does run is never touched.
-    /// </summary>
+    /// <summary>A stray epmd (one an Erlang program started for itself) would keep ours off its port and the broker
+    /// waiting. It is told to go: epmd refuses while a live node uses it, so a running broker is untouched.</summary>
     private static async Task StopStrayEpmdAsync(CancellationToken cancellation)
     {
         using var kill = System.Diagnostics.Process.Start(new System.Diagnostics.ProcessStartInfo("epmd", "-kill")
@@ -101,7 +87,7 @@ public static class Broker
         Directory.CreateDirectory(Path.Combine(node.Folder, "mnesia"));
         Directory.CreateDirectory(Path.Combine(node.Folder, "log"));
         File.WriteAllText(Path.Combine(node.Folder, "rabbitmq-env.conf"), "");
-        // The shovel moves set-aside purchases back to the writer (the writer's replay-unstorable command: UnstorablePurchasesReplay).
+        // The shovel plugin serves the writer's replay-unstorable command (UnstorablePurchasesReplay).
         File.WriteAllText(Path.Combine(node.Folder, "enabled_plugins"), "[rabbitmq_management,rabbitmq_shovel].\n");
         var config = new StringBuilder($"""
             listeners.tcp.1 = 127.0.0.1:{node.Port}
@@ -118,14 +104,8 @@ public static class Broker
             """);
         if (cluster.Count > 1)
         {
-            // The nodes find each other at their first boot; each keeps its membership in its state afterwards. A
-            // dead or paused peer is noticed in about 10 s instead of 60. A node back from a pause finds the others
-            // have marked it partitioned; autoheal restarts it into the cluster (pause_minority leaves the mark until
-            // someone restarts it by hand, as measured in the node-pause scenario). Quorum queues stay consistent
-            // either way.
             config.AppendLine("cluster_formation.peer_discovery_backend = classic_config");
-            // All nodes start together; RabbitMQ 3.10 would otherwise wait 5-60 s at random before its first boot's
-            // discovery.
+            // The nodes start together: no random wait of 5-60 s before the first boot's discovery.
             config.AppendLine("cluster_formation.randomized_startup_delay_range.min = 0");
             config.AppendLine("cluster_formation.randomized_startup_delay_range.max = 2");
             foreach (var (peer, index) in cluster.Select((peer, index) => (peer, index)))
@@ -133,13 +113,15 @@ public static class Broker
                 config.AppendLine($"cluster_formation.classic_config.nodes.{index + 1} = {peer.ErlangName}");
             }
 
+            // A dead or paused peer is noticed in about 10 s, not 60. autoheal restarts a node back from a pause into
+            // the cluster, where pause_minority would wait for a hand; quorum queues stay consistent either way.
             config.AppendLine("cluster_partition_handling = autoheal").AppendLine("net_ticktime = 10");
         }
 
         File.WriteAllText(Path.Combine(node.Folder, "rabbitmq.conf"), config.ToString());
     }
 
-    /// <summary>The users, the system's vhost and each user's rights in it, as RabbitMQ's definitions: passwords as salted SHA-256 hashes, never in clear. Readable by its owner alone.</summary>
+    /// <summary>Passwords as salted SHA-256 hashes, never in clear, in a file its owner alone may read.</summary>
     private static void WriteDefinitions(IDistributedApplicationBuilder builder, LocalAccounts accounts, string path)
     {
         var rights = Path.Combine(builder.AppHostDirectory, "..", "..", "scripts", "broker-rights");
@@ -166,8 +148,6 @@ public static class Broker
         OwnerOnlyFile.Write(path, definitions.ToJsonString(new JsonSerializerOptions { WriteIndented = true }));
     }
 
-    /// <summary>RabbitMQ's rabbit_password_hashing_sha256: base64 of a 4-byte salt and SHA-256 of the salt and the
-    /// password.</summary>
     private static string PasswordHash(string password)
     {
         var salt = RandomNumberGenerator.GetBytes(4);

@@ -9,22 +9,15 @@ using Supermarket.Security;
 
 namespace Supermarket.AppHost.Services;
 
-/// <summary>
-/// MariaDB from Debian's package as executables of the AppHost (Aspire's MySQL integration is not served here):
-/// <c>mariadb-install-db</c> once on a new machine, the server, and a one-shot step that provisions the accounts as
-/// root over the server's socket. State in .local/mariadb, which scripts/services.sh lets the <c>mysql</c> user own.
-/// </summary>
+/// <summary>MariaDB from Debian's package (Aspire's MySQL integration is not served here), its accounts provisioned as
+/// root over its socket. State in .local/mariadb, which scripts/services.sh lets the <c>mysql</c> user own.</summary>
 public static class MariaDb
 {
-    /// <summary>Where the server listens and the system's database, as the services find them (users aside): the
-    /// services' own default, so that a service run alone finds the server the AppHost runs.</summary>
+    /// <summary>The services' own default, so that a service run alone finds the server the AppHost runs.</summary>
     public static readonly string ConnectionString = new DatabaseOptions().ConnectionString;
 
-    /// <summary>The system's database.</summary>
     public static readonly string Database = new MySqlConnectionStringBuilder(ConnectionString).Database;
 
-    /// <summary>The server, and the step after which every account exists: the system's processes wait for that
-    /// step's completion.</summary>
     public static (IResourceBuilder<ExecutableResource> Server, IResourceBuilder<ExecutableResource> Accounts) AddMariaDb(
         this IDistributedApplicationBuilder builder, LocalAccounts accounts)
     {
@@ -32,9 +25,8 @@ public static class MariaDb
         var port = (int)new MySqlConnectionStringBuilder(ConnectionString).Port;
         var configuration = Path.Combine(folder, "my.cnf");
         var defaults = $"--defaults-file={configuration}";
-        // Asked as root over the socket: a probe that only opened TCP connections would count as a connection error
-        // each time, and MariaDB blocks a host after max_connect_errors of them (found: after 100 probes, 127.0.0.1
-        // was refused).
+        // Asked as root over the socket: each bare TCP probe would be a connection error, and MariaDB blocks a host
+        // after max_connect_errors of them.
         builder.Services.AddHealthChecks().AddAsyncCheck("mariadb", cancellation => AnswersPingAsync(defaults, cancellation));
         // The files each step reads are written as it starts, not while the model is only built (a test, a publish).
         var server = builder.AddExecutable("mariadb", "mariadbd", folder, defaults, "--user=mysql")
@@ -89,10 +81,8 @@ public static class MariaDb
         return Task.CompletedTask;
     }
 
-    /// <summary>Users connect from 127.0.0.1 only (the server listens nowhere else). The schema owner's user, which
-    /// only the migration step uses, has all of the schema with the right to grant: the migrations grant each service's
-    /// role, table by table, what its statements need (0005 the ledger's reader, 0007 and 0009 the writers, 0007 the
-    /// load test's verifier), and each other account has its role and nothing else.</summary>
+    /// <summary>From 127.0.0.1 only. The owner may grant, so the migrations give each role its tables; every other
+    /// account has its role alone (docs/security.md, "Each service its own accounts").</summary>
     private static string AccountsSql(LocalAccounts accounts)
     {
         static string Text(string value) => $"'{value.Replace("\\", "\\\\", StringComparison.Ordinal).Replace("'", "''", StringComparison.Ordinal)}'";

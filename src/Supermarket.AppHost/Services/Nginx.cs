@@ -6,9 +6,7 @@ using Supermarket.AppHost.Topology;
 
 namespace Supermarket.AppHost.Services;
 
-/// <summary>nginx from Debian's package on the public port, in front of the API replicas (least connections, kept-alive
-/// upstream connections; docker/nginx-proxy.conf holds the proxy settings the containers share). The resource is named
-/// "api", as the single API is: what the public reaches.</summary>
+/// <summary>nginx before the API replicas, named "api" as the single API is (proxy: docker/nginx-proxy.conf).</summary>
 public static class Nginx
 {
     public static IResourceBuilder<ExecutableResource> AddNginx(this IDistributedApplicationBuilder builder, SystemTopology topology,
@@ -38,8 +36,7 @@ public static class Nginx
             });
     }
 
-    /// <summary>How long a proxy must wait for the API's answer (its request deadline and a margin), as the first
-    /// replica's /about says.</summary>
+    /// <summary>The API's own figure, so nginx never answers 504 for a POST the API would still answer.</summary>
     private static async Task<int> ProxyReadTimeoutSecondsAsync(IResourceBuilder<ProjectResource> api, CancellationToken cancellation)
     {
         using var http = new HttpClient();

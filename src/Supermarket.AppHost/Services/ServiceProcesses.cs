@@ -6,20 +6,15 @@ using Supermarket.Messaging;
 
 namespace Supermarket.AppHost.Services;
 
-/// <summary>How the system's own processes are wired: their ports, their accounts, the broker's nodes.</summary>
 public static class ServiceProcesses
 {
-    /// <summary>The port the public API answers on (its <c>Urls</c>).</summary>
     public static IResourceBuilder<ProjectResource> WithPublicPort(this IResourceBuilder<ProjectResource> project, int port) =>
         project.Listening("http", port, "urls");
 
-    /// <summary>How often a service pushes its metrics to the dashboard. Aspire's 1 s is each service's export, and
-    /// the dashboard's intake, every second of a quiet system (OpenTelemetry's own default is a minute).</summary>
+    /// <summary>Not Aspire's 1 s: an export from each service every second cost a quiet system CPU.</summary>
     public static readonly TimeSpan DashboardMetricsInterval = TimeSpan.FromSeconds(5);
 
-    /// <summary>The port of /health, /metrics and /about (a worker's only one, <c>Urls</c>; the API's
-    /// <c>Management:Url</c>). The dashboard's health is its /health/ready, and its metrics come every
-    /// <see cref="DashboardMetricsInterval"/>.</summary>
+    /// <summary>The port of /health, /metrics and /about; the dashboard's health is its /health/ready.</summary>
     public static IResourceBuilder<ProjectResource> WithManagementPort(this IResourceBuilder<ProjectResource> project, int port, string setting = "urls") =>
         project.Listening("management", port, setting)
             .WithHttpHealthCheck("/health/ready", endpointName: "management")
@@ -29,8 +24,6 @@ public static class ServiceProcesses
         project.WithHttpEndpoint(port: port, name: endpoint, isProxied: false)
             .WithArgs($"--{setting}", $"http://127.0.0.1:{port}");
 
-    /// <summary>The broker's first node, every node of a cluster, and this service's own user there; a cluster's
-    /// queues are quorum queues replicated on each node.</summary>
     public static IResourceBuilder<T> WithBroker<T>(this IResourceBuilder<T> project,
         IReadOnlyList<(IResourceBuilder<ExecutableResource> Resource, BrokerNode Node)> nodes, ServiceAccount account)
         where T : IResourceWithEnvironment, IResourceWithWaitSupport
@@ -47,12 +40,10 @@ public static class ServiceProcesses
         return project.WaitForAll(nodes.Select(node => node.Resource));
     }
 
-    /// <summary>How many shards the sales matrix is split into: the aggregators count by it, the API asks by it.</summary>
+    /// <summary>The API asks by the shards the aggregators count by, so both are given the one count.</summary>
     public static IResourceBuilder<ProjectResource> WithSalesShards(this IResourceBuilder<ProjectResource> project, SystemTopology topology) =>
         project.WithEnvironment($"{SalesShardOptions.Section}__{nameof(SalesShardOptions.Count)}", topology.AggregatorShards.ToString(CultureInfo.InvariantCulture));
 
-    /// <summary>MariaDB where the AppHost runs it (<see cref="MariaDb.ConnectionString"/>), and this service's own
-    /// account there.</summary>
     public static IResourceBuilder<T> WithDatabase<T>(this IResourceBuilder<T> project, ServiceAccount account)
         where T : IResourceWithEnvironment =>
         project.WithEnvironment("Database__ConnectionString", MariaDb.ConnectionString)

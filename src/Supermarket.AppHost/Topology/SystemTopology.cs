@@ -4,40 +4,31 @@ using Microsoft.Extensions.Configuration;
 
 namespace Supermarket.AppHost.Topology;
 
-/// <summary>How many of each part run, and on which ports. Section <c>Topology</c>, or the AppHost's options
-/// <c>--api-replicas</c>, <c>--writers</c>, <c>--broker-nodes</c>, <c>--aggregator-shards</c> and
-/// <c>--aggregator-replicas</c>. The first port of each service is the one its
-/// appsettings.json gives (so a project run alone listens where the system would run it); replicas take the next
-/// ones.</summary>
+/// <summary>How many of each part run (section <c>Topology</c>, or the options in docs/operations.md, "Scale out on
+/// one machine"). A service's first port is its appsettings.json's, where it listens when run alone.</summary>
 public sealed class SystemTopology : IValidatableObject
 {
     public const string Section = "Topology";
 
-    /// <summary>0: one API straight on its public port. N: N APIs on the next ports, nginx on the public port.</summary>
+    /// <summary>0: one API on the public port. N: N APIs on the next ports, nginx on the public port.</summary>
     [Range(0, 16)]
     public int ApiReplicas { get; set; }
 
-    /// <summary>Purchases writers competing on one queue.</summary>
     [Range(1, 16)]
     public int Writers { get; set; } = 1;
 
-    /// <summary>1: one RabbitMQ node. 3: a cluster of three, with quorum queues replicated on each (Services/Broker.cs
-    /// starts them).</summary>
+    /// <summary>1: one RabbitMQ node. 3: a cluster, the workers' queues quorum queues on every node.</summary>
     [AllowedValues(1, 3)]
     public int BrokerNodes { get; set; } = 1;
 
-    /// <summary>Sales aggregators that each count a range of the items (SalesShards:Count): the sales matrix of a
-    /// chain no one process should hold, split.</summary>
+    /// <summary>The sales matrix split by item range (SalesShards:Count): one no process should hold alone.</summary>
     [Range(1, 8)]
     public int AggregatorShards { get; set; } = 1;
 
-    /// <summary>Aggregators of each shard, competing on its questions and each following the ledger, so that a
-    /// shard answers while one of them restarts.</summary>
+    /// <summary>Each shard's aggregators compete on its questions, so the shard answers while one restarts.</summary>
     [Range(1, 4)]
     public int AggregatorReplicas { get; set; } = 1;
 
-    /// <summary>The port a project's appsettings.json gives under <paramref name="key"/> (<c>Urls</c>,
-    /// <c>Management:Url</c>).</summary>
     public static int ConfiguredPort(IProjectMetadata project, string key)
     {
         var settings = JsonNode.Parse(File.ReadAllText(Path.Combine(Path.GetDirectoryName(project.ProjectPath)!, "appsettings.json")))!;
@@ -56,7 +47,6 @@ public sealed class SystemTopology : IValidatableObject
         ? [("api", PublicPort, _apiManagementPort)]
         : Enumerable.Range(1, ApiReplicas).Select(n => ($"api-{n}", PublicPort + n, _apiManagementPort + n));
 
-    /// <summary>Shard by shard, each replica on the next port; one aggregator alone keeps the plain name.</summary>
     public IEnumerable<(string Name, int ManagementPort, int Shard)> AggregatorProcesses() =>
         from shard in Enumerable.Range(1, AggregatorShards)
         from replica in Enumerable.Range(1, AggregatorReplicas)
@@ -81,7 +71,6 @@ public sealed class SystemTopology : IValidatableObject
         ["--aggregator-replicas"] = $"{Section}:{nameof(AggregatorReplicas)}",
     };
 
-    /// <summary>The aggregators' ports run up to the writers' first.</summary>
     public IEnumerable<ValidationResult> Validate(ValidationContext validationContext)
     {
         if (AggregatorPort + (AggregatorShards * AggregatorReplicas) > _writerPort)

@@ -3,7 +3,6 @@ using Supermarket.ServiceDefaults.Observability;
 
 namespace Supermarket.PurchasesWriter.History;
 
-/// <summary>How long the writer took to read one page of purchase history from MySQL, by question.</summary>
 public sealed class HistoryMetrics
 {
     private readonly Histogram<double> _queryDuration;

@@ -6,8 +6,7 @@ using Supermarket.Messaging;
 
 namespace Supermarket.PurchasesWriter.History;
 
-/// <summary>Answers the API's purchase history questions from MySQL: the writer owns the purchases, so it alone
-/// reads them, and the API never touches the database.</summary>
+/// <summary>The writer owns the purchases, so it alone reads them: the API never touches the database.</summary>
 public sealed class PurchaseHistoryQuestionsConsumer(IPurchaseHistory history, HistoryMetrics metrics,
     ILogger<PurchaseHistoryQuestionsConsumer> logger)
     : IConsumer<PurchasesAtStore>, IConsumer<PurchasesOfCustomer>
@@ -22,10 +21,8 @@ public sealed class PurchaseHistoryQuestionsConsumer(IPurchaseHistory history, H
         Func<TQuestion, CancellationToken, Task<PurchaseHistoryPage>> read)
         where TQuestion : class
     {
-        // The asker waits until the request expires (its time-to-live is the API's HistoryQuestions:QueryTimeout):
-        // past that nobody reads the answer, so the read stops there (MySqlConnector cancels the statement running).
-        // The time to live is the asker's expiration less its sending, both by its clock, counted from the arrival:
-        // no two machines need agree on the time (a writer whose clock ran ahead gave up every question at once).
+        // The read stops when the asker stops waiting: its time to live (expiration less sending, both by the asker's
+        // clock) counted from the arrival, so no two machines need agree on the time.
         using var asked = CancellationTokenSource.CreateLinkedTokenSource(context.CancellationToken);
         if (context.ExpirationTime is { } expires && context.SentTime is { } sent)
         {
@@ -40,7 +37,6 @@ public sealed class PurchaseHistoryQuestionsConsumer(IPurchaseHistory history, H
         }
         catch (OperationCanceledException) when (asked.IsCancellationRequested && !context.CancellationToken.IsCancellationRequested)
         {
-            // Not a fault: the question is simply no longer asked.
             logger.LogWarning("A {Question} question was given up by its asker after {Elapsed}; its read was cancelled",
                 question, Stopwatch.GetElapsedTime(started));
             return;

@@ -3,12 +3,7 @@ using Supermarket.Database.Purchases;
 
 namespace Supermarket.PurchasesWriter.Recording;
 
-/// <summary>
-/// Whether the writer's last write reached the database. While it is away the batches in flight wait in their retries
-/// and the writer takes no more, so it reports itself not ready (<c>/health/ready</c> says since when and why) and
-/// <c>supermarket.writer.database.away</c> is 1: a writer holding acknowledged purchases until the database is back,
-/// not one that lost them.
-/// </summary>
+/// <summary>Not ready while the database is away: the writer holds acknowledged purchases in their retries.</summary>
 public sealed class DatabaseAvailability(TimeProvider clock) : IHealthCheck
 {
     private volatile Away? _away;
@@ -17,7 +12,6 @@ public sealed class DatabaseAvailability(TimeProvider clock) : IHealthCheck
 
     public void Reached() => _away = null;
 
-    /// <summary>A failed write: the database is away unless MySQL refused the purchases themselves.</summary>
     public void Failed(Exception exception)
     {
         if (!StorageFailure.IsUnstorable(exception))

@@ -4,12 +4,7 @@ using Supermarket.Messaging;
 
 namespace Supermarket.PurchasesWriter.Recording;
 
-/// <summary>
-/// The writer's queue (<see cref="Topology.PurchasesWriterQueue"/>) and how it is consumed, in the one place that
-/// declares it: bounded by Writer:BacklogLimitMegabytes, beyond which RabbitMQ refuses the publish (nack) and the API
-/// answers 503 at once; messages gathered into transactions of Writer:GroupsPerTransaction, at most
-/// Writer:BatchConcurrency at once; a failed transaction retried with back-off until the database is back.
-/// </summary>
+/// <summary>The one place that declares the writer's queue, bounded by Writer:BacklogLimitMegabytes.</summary>
 public sealed class PurchaseBatchRecordedConsumerDefinition : ConsumerDefinition<PurchaseBatchRecordedConsumer>
 {
     private readonly WriterOptions _writer;
@@ -30,10 +25,8 @@ public sealed class PurchaseBatchRecordedConsumerDefinition : ConsumerDefinition
             queue.SetQueueArgument("x-overflow", "reject-publish");
         }
 
-        // What reaches the retry is the database away (PurchaseWriter sets aside what MySQL refuses as it is): retried
-        // until it is back, however long, so no acknowledged purchase leaves the writer's path for a person to move
-        // back. Meanwhile the batches in flight hold every concurrent slot, so the writer takes no more than its
-        // prefetch and the broker keeps the rest.
+        // Only the database away reaches the retry, which never gives up: no acknowledged purchase leaves the writer.
+        // The batches in flight hold every slot meanwhile, so the broker keeps the rest.
         consumer.UseMessageRetry(retry =>
             retry.Exponential(int.MaxValue, TimeSpan.FromMilliseconds(100), _writer.RetryMaxInterval, TimeSpan.FromMilliseconds(200)));
         consumer.Options<BatchOptions>(batch => batch

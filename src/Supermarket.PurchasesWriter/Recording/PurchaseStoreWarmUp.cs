@@ -8,11 +8,7 @@ using Supermarket.ServiceDefaults.WarmUp;
 
 namespace Supermarket.PurchasesWriter.Recording;
 
-/// <summary>
-/// Before the writer says ready it rehearses its work: groups of made-up purchases read as MassTransit reads a message,
-/// then stored and rolled back (<see cref="IPurchaseStore.RehearseAsync"/>: nothing stored, no ledger seq taken), and
-/// a store's day and a customer's purchases read, as often as their methods take to be compiled again.
-/// </summary>
+/// <summary>Rehearses the writer's work before it says ready (docs/architecture.md, "A warm start").</summary>
 public sealed class PurchaseStoreWarmUp(IPurchaseStore store, IPurchaseHistory history) : IStartupWarmUp
 {
     private const int Rounds = 40;

@@ -5,17 +5,10 @@ using Supermarket.Database.Purchases;
 
 namespace Supermarket.PurchasesWriter.Recording;
 
-/// <summary>
-/// Records the purchases of consumed messages in the store (<see cref="IPurchaseStore"/>, MySQL in production): what
-/// MySQL refuses as it is goes aside alone, and a database away is reported (health, metrics, log) and left to
-/// MassTransit's retry.
-/// </summary>
 public sealed class PurchaseWriter(IPurchaseStore store, DatabaseAvailability database,
     UnstorablePurchases unstorable, WriterMetrics metrics, ILogger<PurchaseWriter> logger)
 {
-    /// <summary>Stores the purchases of one consumed message (or MassTransit batch), setting aside alone any that MySQL
-    /// refuses as they are. Any other failure (the database away) logs every id and rethrows for MassTransit's retry,
-    /// which tries again until the database is back.</summary>
+    /// <summary>A failure other than MySQL refusing the purchases (the database away) is left to the retry.</summary>
     public async Task StoreAsync(PurchaseRecorded[] purchases, ConsumeContext context)
     {
         var started = Stopwatch.GetTimestamp();
@@ -35,12 +28,8 @@ public sealed class PurchaseWriter(IPurchaseStore store, DatabaseAvailability da
         }
     }
 
-    /// <summary>
-    /// Stores the batch in one transaction. When MySQL refuses something in it as it is (a data or constraint error:
-    /// <see cref="StorageFailure.IsUnstorable"/>), retrying the batch would change nothing and would hold its other
-    /// stores' purchases with it: each purchase is then stored alone, and those MySQL still refuses are set aside.
-    /// Rare, so the one-by-one path costs nothing on the common one.
-    /// </summary>
+    /// <summary>A batch MySQL refuses as it is would be refused again, holding its other purchases: each is then stored
+    /// alone, and those still refused are set aside.</summary>
     private async Task<int> WriteOrSetAsideAsync(PurchaseRecorded[] purchases, ConsumeContext context)
     {
         try

@@ -3,9 +3,6 @@ using Supermarket.ServiceDefaults.Observability;
 
 namespace Supermarket.PurchasesWriter.Recording;
 
-/// <summary>What the writer measures: purchases per transaction, how long a write took, purchases stored and found
-/// stored already, failed attempts (each retried), purchases set aside as unstorable, and whether the
-/// database is away (the repairs of the sales ledger's head are counted where they happen, in PurchaseStore).</summary>
 public sealed class WriterMetrics
 {
     private readonly Histogram<int> _batchSize;
