@@ -2,11 +2,13 @@ using System.ComponentModel;
 using MassTransit;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.AspNetCore.Mvc;
+using Microsoft.Extensions.Options;
 using Supermarket.Api.Access;
 using Supermarket.Api.OpenApi;
 using Supermarket.Api.Problems;
 using Supermarket.Api.Purchases;
 using Supermarket.Api.Workers;
+using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.History;
 
 namespace Supermarket.Api.History;
@@ -100,3 +102,12 @@ public static class PurchaseHistoryEndpoints
                 page.Next is { } next ? continuation(next) : null));
     }
 }
+
+/// <summary>What the history endpoints need, bundled with [AsParameters].</summary>
+public sealed record PurchaseHistoryServices(
+    IRequestClient<PurchasesAtStore> AtStore,
+    IRequestClient<PurchasesOfCustomer> OfCustomer,
+    WorkerQuestions Questions,
+    IOptions<CatalogOptions> Catalog,
+    IOptions<HistoryQuestionOptions> Options,
+    ILogger<PurchaseHistoryServices> Logger);
