@@ -164,5 +164,5 @@ for failed_step in "${failed_steps[@]}"; do echo "== failed: $failed_step"; done
 # to show for it (a test host killed by the hang timeout, a build that broke) never reads "0 failed".
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
 step "done"
-echo "tests: $passed passed, $failed failed"
+echo "tests: $passed passed, $failed failed, in $((SECONDS / 60)) min $((SECONDS % 60)) s"
 exit $status
