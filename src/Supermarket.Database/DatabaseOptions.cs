@@ -3,28 +3,21 @@ using MySqlConnector;
 
 namespace Supermarket.Database;
 
-/// <summary>Where MySQL is, who this process is there, and how many connections it may hold. Section
-/// <c>Database</c>.</summary>
 public sealed class DatabaseOptions : IValidatableObject
 {
     public const string Section = "Database";
 
-    /// <summary>Where and how to connect; the user and password are the two settings below, never in here.</summary>
     [Required]
     public string ConnectionString { get; set; } = "Server=127.0.0.1;Port=3306;Database=supermarket;SslMode=None";
 
-    /// <summary>This service's own database user: the writer's owns the schema, the aggregator's may read the sales
-    /// ledger only (docs/security.md). No default, like <see cref="Password"/>: a process without them refuses to
-    /// start.</summary>
+    /// <summary>Each service its own (docs/security.md). No default, as for <see cref="Password"/>.</summary>
     [Required(ErrorMessage = "Database:User is not set (Database__User): each service has a database user of its own.")]
     public string User { get; set; } = "";
 
     [Required(ErrorMessage = "Database:Password is not set (Database__Password): there is no default password.")]
     public string Password { get; set; } = "";
 
-    /// <summary>The pool's ceiling: this process never opens more connections than this (the seeds' database
-    /// allowed 66 for everything). The default is what the writer's defaults need (PurchaseRecordingSetup's rule);
-    /// the aggregator, which needs two, says so in its appsettings.</summary>
+    /// <summary>The default is what the writer's defaults need (PurchaseRecordingSetup's rule).</summary>
     [Range(1, 1000)]
     public int MaxConnections { get; set; } = 10;
 
@@ -37,8 +30,7 @@ public sealed class DatabaseOptions : IValidatableObject
             MaximumPoolSize = (uint)MaxConnections,
         }.ConnectionString;
 
-    /// <summary>One place for each: a user or password inside the connection string would be overridden without a
-    /// word, or shown where the connection string is.</summary>
+    /// <summary>A user or password in the connection string would be overridden silently, or shown with it.</summary>
     public IEnumerable<ValidationResult> Validate(ValidationContext validationContext)
     {
         var connection = new MySqlConnectionStringBuilder(ConnectionString);

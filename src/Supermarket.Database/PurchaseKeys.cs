@@ -1,7 +1,6 @@
 namespace Supermarket.Database;
 
-/// <summary>How a purchase id is stored: the GUID's big-endian (RFC 9562) bytes, which for a UUIDv7 sort by time.
-/// .NET's default <see cref="Guid.ToByteArray()"/> is little-endian in its first fields and would not.</summary>
+/// <summary>Big-endian (RFC 9562), so a UUIDv7 key sorts by time; the default ToByteArray() would not.</summary>
 public static class PurchaseKeys
 {
     public static byte[] ToKey(Guid purchaseId) => purchaseId.ToByteArray(bigEndian: true);

@@ -1,8 +1,7 @@
 using Supermarket.SalesAggregator;
 using Supermarket.ServiceDefaults;
 
-// The Sales aggregator (the seed reports' "Store" microservice): counts every purchase the writer has stored into
-// the sales matrix and answers top-N questions from it. Serves /health/live, /health/ready and /metrics.
+// The Sales aggregator (the seed reports' "Store" microservice): counts the ledger, answers the sales questions.
 var builder = WebApplication.CreateSlimBuilder(args);
 builder.AddServiceDefaults();
 builder.AddSalesAggregation();

@@ -19,10 +19,7 @@ namespace Supermarket.SalesAggregator;
 
 public static class SalesAggregationSetup
 {
-    /// <summary>Everything the Sales aggregator runs: the matrix of its shard's items (all of them unless
-    /// SalesShards:Count says otherwise), the feed that keeps it equal to the sales ledger
-    /// (read with the read-only database user), and the questions' consumer. A method of its own so the integration
-    /// tests host exactly what Program.cs hosts.</summary>
+    /// <summary>A method of its own so the integration tests host exactly what Program.cs hosts.</summary>
     public static IHostApplicationBuilder AddSalesAggregation(this IHostApplicationBuilder builder)
     {
         builder.Services.AddValidatedOptions<CatalogOptions>(builder.Configuration, CatalogOptions.Section);
@@ -45,7 +42,6 @@ public static class SalesAggregationSetup
         builder.Services.AddSingleton<SalesCheckpoint>();
         builder.Services.AddHostedService<SalesLedgerFeed>();
         // The questions' endpoint is not started with the bus: QuestionsWhileReady starts it once the matrix is whole.
-        // The aggregator sends answers only, so it waits for no confirm.
         builder.Services.AddSupermarketBus(builder.Configuration, Topology.AggregatorNames,
             bus => bus.AddConsumer<SalesQuestionsConsumer, SalesQuestionsConsumerDefinition>().ExcludeFromConfigureEndpoints(),
             confirmPublishes: false);

@@ -2,15 +2,12 @@ using System.ComponentModel.DataAnnotations;
 
 namespace Supermarket.Contracts.Catalog;
 
-/// <summary>The chain's ranges: which store and item ids exist, and how large a purchase may be. Section <c>Catalog</c>.
-/// The API validates against them and the Sales aggregator sizes its matrix from them, so both read the same section.
-/// Ranges whose largest purchase storage could not hold are refused at start: a purchase MySQL refuses after its 201
-/// would wait for a person.</summary>
+/// <summary>Ranges whose largest purchase overflows <see cref="StoredLinesMaxBytes"/> (<c>purchases.items</c>, a TEXT)
+/// are refused at start, not by MySQL after a 201.</summary>
 public sealed class CatalogOptions : IValidatableObject
 {
     public const string Section = "Catalog";
 
-    /// <summary>What the column holding a purchase's lines takes (<c>purchases.items</c>, TEXT: migration 0002).</summary>
     public const int StoredLinesMaxBytes = 65_535;
 
     [Range(1, 100_000)]
@@ -25,8 +22,6 @@ public sealed class CatalogOptions : IValidatableObject
     [Range(1, 1_000_000)]
     public int MaxQuantity { get; set; } = 10_000;
 
-    /// <summary>The stored lines of the largest purchase these ranges allow: a JSON array of [item, quantity] pairs
-    /// (PurchaseRows.Items, as the writer stores them), every line of the largest item id and quantity.</summary>
     public int LargestStoredLines =>
         2 + (MaxItemsPerPurchase * (4 + Digits(MaxItemId) + Digits(MaxQuantity))) - 1;
 

@@ -3,15 +3,8 @@ using System.Text;
 
 namespace Supermarket.Contracts.Purchases;
 
-/// <summary>
-/// The id of a purchase a store sent with an <c>Idempotency-Key</c>: the same store and key always give the same
-/// id, so a store that retries after a timeout or a 503 cannot record the purchase twice (the id is the primary key
-/// downstream). Clients compute it too, to check what was stored.
-/// </summary>
-/// <remarks>
-/// A UUIDv8 (RFC 9562) whose first 48 bits are the purchase date's Unix milliseconds, like a UUIDv7's timestamp, so
-/// such ids still sort roughly by time; the other bits come from SHA-256 of the store and the key.
-/// </remarks>
+/// <summary>The same store and <c>Idempotency-Key</c> give the same id (the primary key downstream), so a retry
+/// cannot record a purchase twice. A UUIDv8 led by the date's Unix milliseconds: ids sort roughly by time.</summary>
 public static class PurchaseIds
 {
     public static Guid ForIdempotencyKey(int storeId, DateOnly date, string key)

@@ -3,41 +3,24 @@ using Supermarket.Contracts.Sales;
 
 namespace Supermarket.Database.Ledger;
 
-/// <summary>
-/// The sales of one ledger entry, as the Purchases writer stores them in <c>sales_ledger.sales</c> and the Sales
-/// aggregator reads them back. Written as format 1: the bytes 0x00 0x01, then groups of one day's lines (the day as
-/// <see cref="DateOnly.DayNumber"/>, the group's line count, then store, item and quantity of each line), every number an
-/// unsigned LEB128 varint (a line of the seeds' load takes 6-7 bytes instead of the 48 of a JSON object). Format 0, the
-/// entries written before lines carried their day, is the bare triples; it never starts with 0x00 (store ids start at
-/// 1), so both are read (docs/architecture.md, "The sales ledger").
-/// </summary>
-/// <remarks>
-/// The ledger is the read-only contract between the two services (docs/architecture.md, "Guarantees"): an entry is written in the
-/// same transaction as the purchases it holds, and holds only the lines of purchases that transaction newly stored.
-/// </remarks>
+/// <summary>The format of <c>sales_ledger.sales</c> (docs/architecture.md, "A purchase's path"). Entries are never
+/// rewritten, so every format stays readable: format 0 never starts with 0x00, as store ids start at 1.</summary>
 public static class SalesLedgerEntry
 {
     private const byte Marker = 0x00;
     private const byte DatedFormat = 0x01;
     private const byte DatingFormat = 0x02;
 
-    /// <summary>Format 1; every line must carry its day. An entry without lines is empty, in either format.</summary>
     public static byte[] Encode(IEnumerable<SaleLine> lines) => Encode(lines, DatedFormat);
 
-    /// <summary>
-    /// Format 2, a dating entry: the days of sales counted before entries carried their day (format 0), as the
-    /// migration that upgrades a database finds them in its purchases. It adds no sale: <see cref="Decode"/> reads none
-    /// from it, and only <see cref="DecodeDays"/> gives its lines, to count into their days what all time holds already.
-    /// </summary>
+    /// <summary>Format 2 dates sales of format 0 (migration 0010) and adds none: <see cref="Decode"/> reads no line of
+    /// it, <see cref="DecodeDays"/> its lines, to count into their days what all time holds already.</summary>
     public static byte[] EncodeDating(IEnumerable<SaleLine> lines) => Encode(lines, DatingFormat);
 
-    /// <summary>Whether the entry is a dating entry (<see cref="EncodeDating"/>).</summary>
     public static bool IsDating(ReadOnlySpan<byte> encoded) => encoded is [Marker, DatingFormat, ..];
 
-    /// <summary>Whether the entry's lines carry no day (format 0, written before entries carried their day).</summary>
     public static bool IsUndated(ReadOnlySpan<byte> encoded) => encoded is [not Marker, ..];
 
-    /// <summary>Appends the lines of a dating entry to <paramref name="lines"/>.</summary>
     public static void DecodeDays(ReadOnlySpan<byte> encoded, List<SaleLine> lines)
     {
         if (!IsDating(encoded))
@@ -50,7 +33,6 @@ public static class SalesLedgerEntry
 
     private static byte[] Encode(IEnumerable<SaleLine> lines, byte format)
     {
-        // A writer's entry holds a few hundred lines of a day or two: sorted by day, each day is one group.
         var sorted = lines.ToArray();
         foreach (var line in sorted)
         {
@@ -67,7 +49,6 @@ public static class SalesLedgerEntry
 
         if (Array.Exists(sorted, line => line.Day != sorted[0].Day))
         {
-            // Stable: each day's lines keep their order.
             sorted = [.. sorted.OrderBy(line => line.Day)];
         }
 
@@ -95,8 +76,7 @@ public static class SalesLedgerEntry
         return buffer.WrittenSpan.ToArray();
     }
 
-    /// <summary>Appends the sales of <paramref name="encoded"/> to <paramref name="lines"/>, of format 0 or 1 (a dating
-    /// entry holds none); a format this version does not know throws, rather than be counted wrong or passed over.</summary>
+    /// <summary>A format this version does not know throws, rather than be counted wrong or passed over.</summary>
     public static void Decode(ReadOnlySpan<byte> encoded, List<SaleLine> lines)
     {
         if (encoded.IsEmpty)
@@ -123,7 +103,6 @@ public static class SalesLedgerEntry
         DecodeGroups(encoded, lines);
     }
 
-    /// <summary>Reads the day groups that follow a format's two bytes.</summary>
     private static void DecodeGroups(ReadOnlySpan<byte> encoded, List<SaleLine> lines)
     {
         var position = 2;

@@ -4,17 +4,11 @@ using MySqlConnector;
 
 namespace Supermarket.Database.Ledger;
 
-/// <summary>
-/// Reads the Purchases writer's sales ledger: the aggregator's whole view of the writer's database, and read-only
-/// (docs/architecture.md, "Guarantees": the contract between the two). Its one reader, the feed, reads at the questions' rate while
-/// they are asked (a question waits for a read begun after it arrived), so a read is one prepared statement on a
-/// connection kept open between reads, not a pooled connection's reset and two statements.
-/// </summary>
-/// <param name="pageSize">Entries a read returns at most (the aggregator's Aggregator:LedgerPageSize).</param>
+/// <summary>The feed reads at the questions' rate while they are asked, so a read is one prepared statement on a
+/// connection kept open, not a pooled connection's reset and two statements.</summary>
 public sealed class SalesLedgerReader(IOptions<DatabaseOptions> options, int pageSize) : ISalesLedger, IAsyncDisposable
 {
-    /// <summary>The entry read from and the page after it, in one statement: one read view, so a restore cannot fall
-    /// between the two (InnoDB gives a statement one snapshot). The entry read from comes without its sales.</summary>
+    // One statement, so one InnoDB snapshot: a restore cannot fall between the entry read from and the page after it.
     private const string ReadFromSql = """
         (SELECT seq, stored_at, 0, NULL FROM sales_ledger WHERE seq = @seq)
         UNION ALL
@@ -62,7 +56,6 @@ public sealed class SalesLedgerReader(IOptions<DatabaseOptions> options, int pag
         }
         catch (Exception)
         {
-            // The database restarted or the connection broke: the next read opens a new one.
             await DropConnectionAsync();
             throw;
         }
@@ -102,5 +95,4 @@ public sealed class SalesLedgerReader(IOptions<DatabaseOptions> options, int pag
     public ValueTask DisposeAsync() => new(DropConnectionAsync());
 }
 
-/// <summary>One row of the sales ledger: the sales of the purchases one writer transaction stored.</summary>
 public sealed record LedgerEntry(ulong Seq, DateTime StoredAt, int Purchases, byte[] Sales);

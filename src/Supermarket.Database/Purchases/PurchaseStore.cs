@@ -12,20 +12,10 @@ using Supermarket.ServiceDefaults.Observability;
 
 namespace Supermarket.Database.Purchases;
 
-/// <summary>
-/// Stores purchases and their sales ledger entry in one transaction, sent as one multi-statement command (one round
-/// trip instead of five); the entry takes its seq last, just before the commit (<see cref="SalesLedgerAppend"/>).
-/// The purchases are one multi-row INSERT, a row of parameters each (where a JSON parameter read with JSON_TABLE cost
-/// MariaDB more: docs/performance.md); each purchase's lines are one column of its row (migration 0002).
-/// </summary>
-/// <remarks>
-/// Exactly once: a purchase already stored (a redelivery, a writer's retry, a till's keyed retry an hour later) is
-/// not stored again, and — what keeps the sales answers exact — its lines are not put in the ledger again. The plain
-/// INSERT fails on a stored id; the transaction is then rolled back, the stored ids are looked up, and the rest is
-/// stored. Duplicates are rare, so the common path stays one round trip. A duplicate that no stored purchase explains is
-/// the ledger's head behind the ledger (<see cref="SalesLedgerAppend"/>): the head is repaired and the batch stored,
-/// and a head that cannot be repaired fails the write as the database away, never as the purchases' fault.
-/// </remarks>
+/// <summary>Purchases and their ledger entry in one transaction, one command; the entry takes its seq last.</summary>
+/// <remarks>A purchase stored before adds neither a row nor ledger lines: the INSERT fails on its id, the transaction
+/// rolls back and the rest is stored, so each stored purchase is in exactly one entry. A duplicate no stored purchase
+/// explains is the ledger's head behind the ledger: repaired, never the purchases' fault.</remarks>
 public sealed class PurchaseStore(IOptions<DatabaseOptions> options, IMeterFactory meters, ILogger<PurchaseStore> logger) : IPurchaseStore
 {
     private readonly Counter<long> _headRepairs = meters.Create(TelemetryRegistration.MeterName).CreateCounter<long>(
@@ -34,9 +24,6 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, IMeterFacto
     private const int DuplicateKey = 1062;
     private const int MaxDuplicateRounds = 5;
 
-    /// <summary>The transaction that stores <paramref name="count"/> purchases: one row of parameters each
-    /// (<see cref="AddRow"/>), then the ledger entry, then <paramref name="end"/>. Built per batch, since batches differ
-    /// in size.</summary>
     private static string StoreSql(int count, TransactionEnd end)
     {
         var sql = new StringBuilder(200 + (count * 48))
@@ -55,7 +42,6 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, IMeterFacto
         RollBack,
     }
 
-    /// <summary>A purchase's row of <see cref="StoreSql"/>'s parameters, as <see cref="PurchaseRows"/> writes it.</summary>
     private static void AddRow(MySqlParameterCollection parameters, int row, PurchaseRecorded purchase)
     {
         parameters.AddWithValue(string.Create(CultureInfo.InvariantCulture, $"@i{row}"), PurchaseKeys.ToKey(purchase.PurchaseId));
@@ -88,7 +74,7 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, IMeterFacto
     /// <inheritdoc />
     public async Task<int> WriteAsync(IReadOnlyList<PurchaseRecorded> purchases, CancellationToken cancellationToken)
     {
-        // The same id twice in one batch (a till's keyed retry grouped with its first attempt) is one purchase.
+        // The same id twice in one batch (a keyed retry grouped with its first attempt) is one purchase.
         var pending = purchases.DistinctBy(p => p.PurchaseId).ToList();
         await using var connection = new MySqlConnection(_connectionString);
         await connection.OpenAsync(cancellationToken);
@@ -101,12 +87,11 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, IMeterFacto
             }
             catch (Exception exception)
             {
-                // The transaction began in the command text, so nothing else ends it: a pooled connection returned
-                // with it open would commit its first statements with the next BEGIN.
+                // Begun in the command text, so nothing else ends it: returned to the pool open, its first statements
+                // would commit with the next BEGIN.
                 await RollBackAsync(connection);
                 if (exception is MySqlException { ErrorCode: MySqlErrorCode.PacketTooLarge } && pending.Count > 1)
                 {
-                    // Back to the pool first: the halves take connections of their own.
                     await connection.CloseAsync();
                     return await WriteInHalvesAsync(pending, cancellationToken);
                 }
@@ -150,12 +135,8 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, IMeterFacto
         }
     }
 
-    /// <summary>
-    /// MariaDB refuses a command larger than its max_allowed_packet, however often it is sent: the batch is stored as
-    /// two transactions instead, each with its own ledger entry, halved again while still too large. A single purchase
-    /// always fits a server that holds the catalog's largest (CatalogOptions.LargestStoredLines); one that does not is
-    /// the database's setting, reported as the database away, and waits in its retries until it is raised.
-    /// </summary>
+    /// <summary>MariaDB refuses a command over max_allowed_packet however often it is sent: two transactions, each with
+    /// its entry. A single purchase too large is the database's setting, retried as the database away.</summary>
     private async Task<int> WriteInHalvesAsync(List<PurchaseRecorded> purchases, CancellationToken cancellationToken)
     {
         logger.LogWarning("A transaction of {Count} purchases is larger than the database's max_allowed_packet; storing it in halves", purchases.Count);
@@ -163,9 +144,7 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, IMeterFacto
         return await WriteAsync(purchases[..half], cancellationToken) + await WriteAsync(purchases[half..], cancellationToken);
     }
 
-    /// <summary>No purchase of the batch is stored, so the duplicate was a seq: the head fell behind the ledger. A head
-    /// found not behind was repaired meanwhile by another writer that met the same duplicate: the batch is simply tried
-    /// again, and a duplicate nothing explains ends, after <see cref="MaxDuplicateRounds"/>, as SalesLedgerInconsistent.</summary>
+    /// <summary>A head found not behind was repaired meanwhile by another writer: the batch is tried again.</summary>
     private async Task RepairLedgerHeadAsync(MySqlConnection connection, CancellationToken cancellationToken)
     {
         var (before, after) = await SalesLedgerAppend.RepairHeadAsync(connection, cancellationToken);
@@ -187,7 +166,7 @@ public sealed class PurchaseStore(IOptions<DatabaseOptions> options, IMeterFacto
         }
         catch (Exception) when (connection.State != System.Data.ConnectionState.Open)
         {
-            // A broken connection: the server rolls the transaction back as the connection ends.
+            // A broken connection: the server rolls the transaction back as it ends.
         }
     }
 

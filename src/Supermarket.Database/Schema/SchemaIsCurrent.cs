@@ -5,11 +5,8 @@ using MySqlConnector;
 
 namespace Supermarket.Database.Schema;
 
-/// <summary>
-/// A writer starts only on a schema its migrations are all applied to: the migration step (<see cref="SchemaMigration"/>)
-/// runs before it with the schema owner's account, and the writer's own account cannot change the schema. One that
-/// finds the schema behind stops, saying which step to run, rather than write rows a table is not ready for.
-/// </summary>
+/// <summary>The writer's account cannot migrate: on a schema behind, it stops, naming the step, rather than write rows
+/// a table is not ready for.</summary>
 public sealed class SchemaIsCurrent(IOptions<DatabaseOptions> options) : IHostedService
 {
     public async Task StartAsync(CancellationToken cancellationToken)
@@ -29,8 +26,7 @@ public sealed class SchemaIsCurrent(IOptions<DatabaseOptions> options) : IHosted
             }
             catch (MySqlException exception) when (exception.ErrorCode is MySqlErrorCode.DatabaseAccessDenied or MySqlErrorCode.TableAccessDenied)
             {
-                // The migrations grant the writers' role its tables (0007): before them its account may not even
-                // connect to the schema.
+                // Before migration 0007 grants the writers' role its tables, its account may not even connect.
                 applied = 0;
             }
         }

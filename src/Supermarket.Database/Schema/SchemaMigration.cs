@@ -8,30 +8,21 @@ using Supermarket.Database.Purchases;
 
 namespace Supermarket.Database.Schema;
 
-/// <summary>
-/// Brings the schema up to date, as a step of its own before the writers start (<c>Supermarket.PurchasesWriter
-/// migrate</c>, run with the schema owner's database account): each numbered script in Schema/Migrations that
-/// <c>schema_versions</c> does not list yet is applied, in order, and then listed. The running writers' account may
-/// only read and write rows (docs/security.md), and a writer checks at start that the schema is current
-/// (<see cref="SchemaIsCurrent"/>). Migration steps that run together take turns through a named lock, so each script
-/// runs once; one that cannot get the lock in time stops instead of migrating without it.
-/// </summary>
+/// <summary>A step of its own, with the schema owner's account; steps that run together take turns through a named
+/// lock, so each script runs once (docs/architecture.md, "Guarantees").</summary>
 public sealed class SchemaMigration(IOptions<DatabaseOptions> options, ILogger<SchemaMigration> logger)
 {
-    /// <summary>The first argument that makes the writer's program this step instead of a writer.</summary>
     public const string Command = "migrate";
 
     private const string MigrationsFolder = "Supermarket.Database.Schema.Migrations.";
     private const int LinesPerDatingEntry = 50_000;
 
-    /// <param name="databaseWait">How long to wait for the database to answer (the writer's Writer:DatabaseWait).</param>
-    /// <param name="lockWait">How long to wait for another migration step's lock (Writer:SchemaLockWait).</param>
     public async Task MigrateAsync(TimeSpan databaseWait, TimeSpan lockWait, CancellationToken cancellationToken)
     {
         var connectionString = new MySqlConnectionStringBuilder(options.Value.PooledConnectionString()) { DefaultCommandTimeout = 3600 };
         await using var connection = await OpenAsync(connectionString.ConnectionString, databaseWait, cancellationToken);
         var wait = lockWait;
-        // 1: ours; 0: another writer held it the whole wait; NULL: an error. Only the first lets this writer migrate.
+        // 1: ours; 0: another step held it the whole wait; NULL: an error. Only 1 lets this step migrate.
         if (await connection.ExecuteScalarAsync<int?>("SELECT GET_LOCK('supermarket_schema', @seconds)",
                 new { seconds = (int)Math.Ceiling(wait.TotalSeconds) }) != 1)
         {
@@ -70,8 +61,7 @@ public sealed class SchemaMigration(IOptions<DatabaseOptions> options, ILogger<S
         }
     }
 
-    /// <summary>The database, once it answers (Writer:DatabaseWait at most): a refused or failed connection is tried
-    /// again each second; a refused login or any other answer is final.</summary>
+    /// <summary>A connection refused is tried again each second; a refused login or any other answer is final.</summary>
     private async Task<MySqlConnection> OpenAsync(string connectionString, TimeSpan databaseWait, CancellationToken cancellationToken)
     {
         var deadline = DateTime.UtcNow + databaseWait;
@@ -98,7 +88,6 @@ public sealed class SchemaMigration(IOptions<DatabaseOptions> options, ILogger<S
         }
     }
 
-    /// <summary>The embedded scripts, by the number their file name starts with.</summary>
     public static IReadOnlyList<(int Version, string Name)> Migrations() =>
         [.. typeof(SchemaMigration).Assembly.GetManifestResourceNames()
             .Where(resource => resource.StartsWith(MigrationsFolder, StringComparison.Ordinal))
@@ -106,10 +95,8 @@ public sealed class SchemaMigration(IOptions<DatabaseOptions> options, ILogger<S
             .Select(name => (Version: int.Parse(name[..name.IndexOf('_', StringComparison.Ordinal)], System.Globalization.CultureInfo.InvariantCulture), Name: name))
             .OrderBy(migration => migration.Version)];
 
-    /// <summary>The days of the sales stored before ledger entries carried theirs (migration 0010): when the ledger holds
-    /// an entry of format 0, every purchase stored so far is in one (no writer of this release has run), and their sums
-    /// by store, item and day are appended as dating entries, in one transaction, under the head's lock as any entry.
-    /// A ledger with no entry of format 0 (a new one) needs none.</summary>
+    /// <summary>A ledger holding an entry of format 0 holds every purchase stored so far in one (no writer of this
+    /// release ran yet): their sums by day become dating entries, appended under the head's lock as any entry.</summary>
     private async Task DateEarlierSalesAsync(MySqlConnection connection, CancellationToken cancellationToken)
     {
         if (await connection.ExecuteScalarAsync<long>("SELECT EXISTS (SELECT 1 FROM sales_ledger WHERE LENGTH(sales) > 0 AND LEFT(sales, 1) <> x'00')") == 0)

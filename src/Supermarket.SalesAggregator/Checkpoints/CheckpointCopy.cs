@@ -5,14 +5,10 @@ using Supermarket.SalesCounting;
 
 namespace Supermarket.SalesAggregator.Checkpoints;
 
-/// <summary>
-/// Takes the feed's checkpoints, on the feed's thread (the only one that records, so no copy is torn): the chunks
-/// changed since the last base at once while they are few, otherwise a whole copy a part after each read of the ledger,
-/// saved in the background as the new base (docs/architecture.md, "Guarantees").
-/// </summary>
+/// <summary>On the feed's thread, the only one that records, so no copy is torn: the chunks changed since the
+/// base while few, else a whole copy a part after each read, as a new base (docs/architecture.md, "Guarantees").</summary>
 public sealed class CheckpointCopy(SalesMatrix matrix, SalesCheckpoint checkpoint, TimeSpan interval, ILogger logger)
 {
-    /// <summary>A save of the chunks changed since the base while they are at most one in this many.</summary>
     private const int ChunksAChangeAtMost = 32;
 
     private readonly MatrixChanges _changed = new(matrix);
@@ -20,32 +16,23 @@ public sealed class CheckpointCopy(SalesMatrix matrix, SalesCheckpoint checkpoin
     private LedgerPosition? _checkpointed;
     private long _lastBegun;
 
-    /// <summary>The base file saves of changes name; null while none is saved by this process (a start never saves
-    /// beside a base it read: another process's file).</summary>
+    // Null until this process saved one: a start never saves beside a base it read (another process's file).
     private string? _base;
 
-    /// <summary>Moves on each time the marks are cleared: a save begun before names a base they no longer count from.</summary>
+    // Moves on as the marks are cleared: a save begun before names a base they no longer count from.
     private int _marksSince;
 
-    /// <summary>A whole copy while it is taken, and how many counters it holds so far.</summary>
     private SalesMatrix? _copy;
     private long _copied;
 
-    /// <summary>Whether a whole copy is under way: the feed reads again at once, and copies its next part after.</summary>
     public bool Copying => _copy is not null;
 
-    /// <summary>Whether the interval since the last checkpoint begun has passed.</summary>
     public bool Due => Stopwatch.GetElapsedTime(_lastBegun) >= interval;
 
-    /// <summary>The save under way, or the last one.</summary>
     public Task Saving => _saving;
 
-    /// <summary>The feed has started, from a checkpoint that holds the matrix as of <paramref name="loaded"/>, or from
-    /// nothing: the interval counts from now.</summary>
     public void Started(LedgerPosition? loaded) => (_checkpointed, _lastBegun) = (loaded, Stopwatch.GetTimestamp());
 
-    /// <summary>The lines the feed just counted into the matrix: marked as changed, and added to the parts of a whole
-    /// copy already taken.</summary>
     public void Counted(ReadOnlySpan<SaleLine> lines)
     {
         _changed.Mark(lines);
@@ -55,14 +42,12 @@ public sealed class CheckpointCopy(SalesMatrix matrix, SalesCheckpoint checkpoin
         }
     }
 
-    /// <summary>The matrix was cleared for a rebuild: nothing taken before it is saved.</summary>
     public void Cleared()
     {
         (_copy, _base, _checkpointed) = (null, null, null);
         ClearMarks();
     }
 
-    /// <summary>Begins a checkpoint as of <paramref name="position"/>, unless one is saving or nothing is new.</summary>
     public void Begin(Guid ledgerId, LedgerPosition position, Func<SavedSales> days)
     {
         _lastBegun = Stopwatch.GetTimestamp();
@@ -82,8 +67,6 @@ public sealed class CheckpointCopy(SalesMatrix matrix, SalesCheckpoint checkpoin
         CopyNextPart(ledgerId, position, days);
     }
 
-    /// <summary>Copies the next part; once the last is copied the copy equals the matrix as of
-    /// <paramref name="position"/>, and is saved.</summary>
     public void CopyNextPart(Guid ledgerId, LedgerPosition position, Func<SavedSales> days)
     {
         var count = (int)Math.Min(SalesMatrix.CountersPerCopyPart, matrix.Counters - _copied);
@@ -96,8 +79,6 @@ public sealed class CheckpointCopy(SalesMatrix matrix, SalesCheckpoint checkpoin
         }
     }
 
-    /// <summary>With nothing recording any more (the feed stopped), saves what is new at once, whole or changed, and
-    /// waits for it.</summary>
     public async Task SaveAtStopAsync(Guid ledgerId, LedgerPosition position, Func<SavedSales> days)
     {
         _copy = null;
@@ -125,8 +106,7 @@ public sealed class CheckpointCopy(SalesMatrix matrix, SalesCheckpoint checkpoin
         _marksSince++;
     }
 
-    /// <summary>The chunks changed since the base, while few enough that copying them on the feed's thread holds up
-    /// its next read no longer than a part of a whole copy; null when a base is due.</summary>
+    // Changed chunks, while copying them here costs the next read no more than a part of a whole copy; null: a base is due.
     private SavedMatrix.Changed? ChangedSinceBase() =>
         _base is { } name && _changed.Count <= _changed.Chunks / ChunksAChangeAtMost
             ? new SavedMatrix.Changed(matrix, name, _changed.Take())
@@ -180,8 +160,7 @@ public sealed class CheckpointCopy(SalesMatrix matrix, SalesCheckpoint checkpoin
             }
             finally
             {
-                // A whole copy let go is a large object kept until memory runs short: collected now, so replicas do
-                // not each hold a second matrix.
+                // A whole copy let go is kept until memory runs short: collected now, so replicas hold no second matrix.
                 matrixSaved = null;
                 if (whole)
                 {
@@ -191,6 +170,5 @@ public sealed class CheckpointCopy(SalesMatrix matrix, SalesCheckpoint checkpoin
         });
     }
 
-    /// <summary>A save done: the position it saved, the base file it named, and the marks it was begun beside.</summary>
     private sealed record Saved(LedgerPosition Position, string Base, int MarksSince);
 }

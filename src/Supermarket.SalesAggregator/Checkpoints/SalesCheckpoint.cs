@@ -6,38 +6,13 @@ using Supermarket.SalesCounting;
 
 namespace Supermarket.SalesAggregator.Checkpoints;
 
-/// <summary>
-/// The matrix and the days (<see cref="SalesByDay"/>) saved to a file with how far through the ledger they counted, so a restart reads the checkpoint and only
-/// the entries stored after it instead of all of history (start-up bounded whatever the history).
-/// </summary>
-/// <remarks>
-/// A checkpoint names the ledger it came from (<c>ledger_identity</c>), the last entry it counted (seq and stored_at),
-/// the matrix's size and the items it counts: one taken from another database, catalog or split of the items among
-/// shards is not used (a shard's file is named for its shard and the shard count, which do not fix its items once
-/// SalesShardOptions.ItemsOf changes), and one ahead of a database
-/// restored from a backup (which brings its <c>ledger_identity</c> back) is refused by the feed's check of that entry.
-/// A checksum covers the header and every counter, so a file damaged in any way is discarded rather than loaded; a
-/// discarded checkpoint costs a rebuild from the ledger, never a wrong count and never a failed start. Each save writes
-/// a temporary file of its own, flushes it to disk and renames it over the previous checkpoint: a crash at any point
-/// leaves one whole checkpoint, and two aggregators sharing the folder (a shard's replicas, a rolling restart) each
-/// replace it whole. The matrix's base copy and the packed days and blocks are files of their own
-/// (<see cref="PackedDays"/>, a folder a process), each written once before a checkpoint names it, so a save writes the
-/// chunks of the matrix changed since its base, the days' lines since they were packed, and only what was packed since
-/// the last save; a file missing or damaged costs a rebuild like any damage (docs/architecture.md, "A checkpoint saves
-/// what changed" and "Sales over a range of days").
-/// </remarks>
+/// <summary>The matrix and the days saved with the position they counted through, which the feed reads on from
+/// (docs/architecture.md, "Guarantees"). Another database's, catalog's or item range's is not used; one ahead of a
+/// restored database fails the feed's check of its last entry; any damage costs a rebuild, never a wrong count.</summary>
 public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOptions<SalesShardOptions> shards, ILogger<SalesCheckpoint> logger)
 {
     private const int Magic = 0x4B43_4D53; // "SMCK"
-    // 2: the position (seq and stored_at of the last entry counted) instead of the highest seq and its gaps.
-    // 3: the counters item-major (SalesMatrix), where version 2 tiled them.
-    // 4: the file's length and a checksum of the header and the counters.
-    // 5: the item range the counters are of (a shard's, or the whole catalog's).
-    // 6: the sales of each day before the counters, and the lines counted without a day; a version 5 file is rebuilt
-    //    from the ledger, which is what gives its days back. The days' section has a version of its own
-    //    (SalesByDaySnapshot's; SalesByDay.Load reads each).
-    // 7: the matrix as the name of a base file (PackedFiles) and the chunks changed since its copy was taken, where
-    //    version 6, still read, held every counter.
+    // 7 names a base file and holds the chunks changed since; 6 (every counter inline) is still read.
     private const int Version = 7;
     private const int WholeMatrixVersion = 6;
     private const int HeaderLength = 4 + 4 + 16 + 4 + 4 + 4 + 4 + 8 + 8 + 8 + 8 + 8;
@@ -46,20 +21,16 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
 
     public string FilePath => _path;
 
-    /// <summary>The matrix's bases and the packed days and blocks, each written once into a file of its own in a folder
-    /// beside the checkpoint, which names them.</summary>
     public PackedFiles PackedDays { get; } = new($"{PathOf(options.Value, shards.Value)}.days");
 
     private static string PathOf(AggregatorOptions options, SalesShardOptions shards) => Path.Combine(options.CheckpointDirectory,
         shards.Count == 1 ? "sales-matrix.checkpoint" : $"sales-matrix.shard-{options.Shard}-of-{shards.Count}.checkpoint");
 
-    /// <summary>Fills <paramref name="matrix"/> and <paramref name="days"/> from the checkpoint of
-    /// <paramref name="ledgerId"/> and returns how far through the ledger they had counted; null, with both empty, when
-    /// there is no whole checkpoint of this ledger and catalog. Never throws for what the file holds.</summary>
+    /// <summary>Null, both empty, without a whole checkpoint of this ledger; never throws for what it holds.</summary>
     public LoadedCheckpoint? TryLoad(Guid ledgerId, SalesMatrix matrix, SalesByDay days)
     {
         var loaded = File.Exists(_path) ? LoadOrDiscard(ledgerId, matrix, days) : null;
-        // Once the checkpoint is read: the packed days a process gone left, and it does not name, go.
+        // Once the checkpoint is read: files a process gone left, and it does not name, are deleted.
         PackedDays.DeleteAbandoned();
         return loaded;
     }
@@ -75,7 +46,7 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
         }
         catch (Exception exception) when (exception is not OutOfMemoryException)
         {
-            // Any damage, whatever the decompressor or the reader makes of it, costs a rebuild, not a start.
+            // Any damage, whatever the reader makes of it, costs a rebuild, not a start.
             logger.LogWarning(exception, "The checkpoint {Path} could not be read; rebuilding from the whole ledger", _path);
         }
 
@@ -115,13 +86,11 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
             return null;
         }
 
-        // The days are read as they stream past, hashed on the way; what a damaged file loaded is dropped below.
         var checksum = ReadChecksum(file);
         var (baseName, baseNameChecksum) = (default(string), 0UL);
         if (version == Version)
         {
             // The base first: a process that saves a new one deletes this one once its checkpoint replaced this file.
-            // The base's file checks its own checksum; its name and the chunks changed since are this file's.
             var savedBase = ChecksummedStream.Reading(file, length - file.Position);
             baseName = new BinaryReader(savedBase).ReadString();
             baseNameChecksum = savedBase.Checksum;
@@ -162,9 +131,6 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
         return new LoadedCheckpoint(new LedgerPosition(seq, new DateTime(storedAt)), undatedLines) { Base = matrixBase };
     }
 
-    /// <summary>Writes <paramref name="matrix"/> (a whole copy nothing records into while this runs, written into a base
-    /// file of its own, or the chunks changed since a base saved before), the days as of the same position, and how far
-    /// they counted. Returns the name of the base file the checkpoint names.</summary>
     public string Save(Guid ledgerId, SavedMatrix matrix, SavedSales byDay, LedgerPosition position)
     {
         Directory.CreateDirectory(Path.GetDirectoryName(_path)!);
@@ -175,7 +141,7 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
             _ => throw new ArgumentOutOfRangeException(nameof(matrix)),
         };
 
-        // Unique, so another aggregator saving into the same folder never writes into this file or moves it away.
+        // Unique, so another aggregator saving into the same folder never writes into it or moves it away.
         var temporary = $"{_path}.{Environment.ProcessId}.{Guid.NewGuid():N}.tmp";
         IReadOnlySet<string> named;
         try
@@ -183,8 +149,8 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
             using (var stored = File.Create(temporary))
             using (var file = new BufferedStream(stored, 1 << 20))
             {
-                // The base's name, the days and the changed counters first, behind room for the header, which then
-                // records the file's length. The changed counters last: their decompressor may read past their end.
+                // The header last, once the file's length is known; the changed counters at the end: their
+                // decompressor may read past them.
                 file.Position = HeaderLength + sizeof(ulong);
                 var savedBase = ChecksummedStream.Writing(file);
                 using (var writer = new BinaryWriter(savedBase, System.Text.Encoding.UTF8, leaveOpen: true))
@@ -202,7 +168,7 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
                 file.Write(header);
                 file.Write(BitConverter.GetBytes(Checksum(header, savedDays.Checksum, savedBase.Checksum ^ savedChanges.Checksum)));
                 file.Flush();
-                // On disk before the rename replaces the previous checkpoint: a crash after it must find the new one whole.
+                // On disk before the rename: a crash after it must find the new checkpoint whole.
                 stored.Flush(flushToDisk: true);
             }
 
@@ -218,9 +184,7 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
         return baseName;
     }
 
-    /// <summary>The base's time made now: its folder is a live process's, whose files another's start or save must
-    /// not take for abandoned however long it saves only what changed. A base gone fails the save (and the feed's next
-    /// save takes a new one).</summary>
+    // Made recent, so another process does not take a live one's base for abandoned; a base gone fails the save.
     private string Touched(string baseName)
     {
         PackedDays.Touch(baseName);
@@ -253,8 +217,6 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
         return BitConverter.ToUInt64(checksum);
     }
 
-    /// <summary>The header's hash seeded with the matrix's and the days' (<see cref="ChecksummedStream"/>'s XXH3 of
-    /// their bytes; in version 6, of the counters).</summary>
     private static ulong Checksum(byte[] header, ulong days, ulong matrix) =>
         System.IO.Hashing.XxHash3.HashToUInt64(header, unchecked((long)(matrix ^ days)));
 }

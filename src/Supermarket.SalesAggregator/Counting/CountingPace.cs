@@ -4,11 +4,8 @@ using Supermarket.ServiceDefaults.Observability;
 
 namespace Supermarket.SalesAggregator.Counting;
 
-/// <summary>How fast the feed counts purchases and how far it has come, as the answers report it
-/// (<see cref="CountingStatus"/>): recorded by the feed for each entry it counts, read by the questions' consumer.</summary>
 public sealed class CountingPace(IOptions<AggregatorOptions> options, TimeProvider clock)
 {
-    /// <summary>This process among its shard's replicas: the same on every answer it gives, another on another's.</summary>
     private static readonly string Replica = $"{Environment.MachineName}/{Environment.ProcessId}";
 
     private readonly RecentRate _purchases = new(clock);

@@ -4,12 +4,8 @@ using Supermarket.SalesAggregator.Sharding;
 
 namespace Supermarket.SalesAggregator.Counting;
 
-/// <summary>Part of /health/ready: an aggregator still building its matrix would only let questions time out. Once
-/// ready, it says how the start went (from a checkpoint or the whole ledger, how many entries it read and how long it
-/// took from the process's start), which is what shows a deployment's checkpoint survived a restart, and which shard
-/// it is (its items and memory). A ledger entry missing below one that can be read for longer than
-/// Aggregator:MissingEntryPatience makes it not ready, naming the entry: the answers stay exact up to the entry before
-/// it, but they stop moving.</summary>
+/// <summary>Not ready while the matrix is built (questions would only time out), or while an entry stays missing:
+/// answers stay exact but stop moving. How the start went shows whether a checkpoint survived a restart.</summary>
 public sealed class MatrixReadyCheck(MatrixReadiness readiness, SalesShard shard, IOptions<AggregatorOptions> options) : IHealthCheck
 {
     private readonly TimeSpan _patience = options.Value.MissingEntryPatience;

@@ -3,10 +3,6 @@ using Supermarket.ServiceDefaults.Observability;
 
 namespace Supermarket.SalesAggregator.Counting;
 
-/// <summary>What the aggregator measures: purchases counted into the matrix, how long after its commit a ledger
-/// entry was counted, lines it could not count, ledger entries found missing below a readable one and how long the feed
-/// has waited for one, how long a question waited for the read of the ledger that follows its arrival, and how long a
-/// top-N question took to answer from the matrix.</summary>
 public sealed class SalesMetrics
 {
     private readonly Counter<long> _counted;
@@ -40,13 +36,11 @@ public sealed class SalesMetrics
         _ledgerLag.Record(Math.Max(0, sinceCommit.TotalMilliseconds));
     }
 
-    /// <summary>Lines not counted; an entry that cannot be read counts as one line at least (the log names its seq).</summary>
+    /// <summary>An entry that cannot be read counts as one line at least (the log names its seq).</summary>
     public void LeftOut(int lines) => _leftOut.Add(Math.Max(lines, 1));
 
     public void MissingEntry() => _missing.Add(1);
 
-    /// <summary>A message of questions' wait for the ledger read after its arrival; <paramref name="caughtUp"/> false when
-    /// its deadline (or the endpoint's stop) came first.</summary>
     public void WaitedForLedger(TimeSpan took, bool caughtUp) =>
         _ledgerWait.Record(took.TotalMilliseconds, new KeyValuePair<string, object?>("caught_up", caughtUp));
 

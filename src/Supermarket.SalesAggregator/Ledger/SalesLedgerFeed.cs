@@ -9,26 +9,14 @@ using Supermarket.SalesCounting;
 
 namespace Supermarket.SalesAggregator.Ledger;
 
-/// <summary>
-/// Keeps the matrix equal to what MySQL holds: starts from the last checkpoint (or from nothing), applies every
-/// sales ledger entry after it once, then follows the ledger as the writer appends to it, and saves a checkpoint now
-/// and then (<see cref="CheckpointCopy"/>). Each line is counted twice: into the all-time matrix and into its day
-/// (<see cref="SalesByDay"/>), on this one thread.
-/// </summary>
-/// <remarks>
-/// Why this is exact: an entry is written in the same transaction as the purchases it holds and holds only those that
-/// transaction newly stored, so each stored purchase is in exactly one entry; entries commit in seq order (the writer's
-/// SalesLedgerAppend), so reading on from the last seq counted (<see cref="LedgerPosition"/>) applies each entry once
-/// and skips none, however long a transaction stalls before its commit; and the checkpoint saves the matrix together
-/// with that position. No crash, retry, redelivery or restart between those steps can count a purchase twice or not at
-/// all, and no clock decides anything.
-/// </remarks>
+/// <summary>The one thread that records: each line into all time and into its day.</summary>
+/// <remarks>Exact: each stored purchase is in one entry, written in its transaction; entries commit in seq order under
+/// the head's lock, so reading on from the last seq counted applies each once and skips none; the checkpoint saves the
+/// matrix with that position (docs/architecture.md, "Guarantees").</remarks>
 public sealed class SalesLedgerFeed(
     SalesMatrix matrix, SalesByDay days, ISalesLedger ledger, SalesCheckpoint checkpoint, MatrixReadiness readiness, SalesMetrics metrics,
     CountingPace pace, IOptions<AggregatorOptions> options, TimeProvider clock, ILogger<SalesLedgerFeed> logger) : BackgroundService
 {
-    /// <summary>How long a stop waits for the loop to end: a cancelled ledger read ends in milliseconds, the page being
-    /// applied in well under a second.</summary>
     private static readonly TimeSpan LoopStopWait = TimeSpan.FromSeconds(10);
 
     private readonly AggregatorOptions _options = options.Value;
@@ -52,7 +40,7 @@ public sealed class SalesLedgerFeed(
             var readNumber = readiness.BeginRead();
             try
             {
-                // The entry counted last and what follows it, as of one moment: a restore cannot fall between them.
+                // The entry counted last and what follows, as of one moment: its stored_at changed is a restore.
                 var read = await ledger.ReadFromAsync(_position.Seq, stoppingToken);
                 if (_position.Seq > 0 && read.StoredAt != _position.StoredAt)
                 {
@@ -68,7 +56,6 @@ public sealed class SalesLedgerFeed(
             }
             catch (Exception exception) when (!stoppingToken.IsCancellationRequested)
             {
-                // The database restarting, or the writer not having created the ledger yet: try again shortly.
                 logger.LogWarning("Reading the sales ledger failed; trying again in 1 s: {Error}", exception.Message);
                 await DelayAsync(TimeSpan.FromSeconds(1), stoppingToken);
                 continue;
@@ -97,7 +84,6 @@ public sealed class SalesLedgerFeed(
                 _checkpoints.Begin(_identity.Id, _position, SavedDays);
             }
 
-            // While a checkpoint is copied, read again at once: its next part follows the next read.
             if (caughtUp && !_checkpoints.Copying)
             {
                 await Task.WhenAny(readiness.ReadWanted, DelayAsync(pollWait, stoppingToken));
@@ -105,10 +91,8 @@ public sealed class SalesLedgerFeed(
         }
     }
 
-    /// <summary>Saves a last checkpoint once the loop has stopped applying entries: not when the host's shutdown time is
-    /// spent (the token), which a service stopped before may have used up, but after the page it was applying: a copy
-    /// beside it would hold part of a page beyond its position. A loop that does not end within
-    /// <see cref="LoopStopWait"/> leaves the last checkpoint saved: a restart reads on from there.</summary>
+    /// <summary>The last checkpoint once the loop has ended, not on the host's token (a service stopped before may have
+    /// spent it): a copy beside the page being applied would hold part of it beyond its position.</summary>
     public override async Task StopAsync(CancellationToken cancellationToken)
     {
         await base.StopAsync(cancellationToken);
@@ -149,8 +133,6 @@ public sealed class SalesLedgerFeed(
         {
             var position = loaded.Position;
             readiness.UndatedUnits = loaded.UndatedUnits;
-            // Its base stays another process's file (a replica's, or this one's before a restart, which its writer deletes
-            // once it saves another base), so the first save here writes a base of this process's own.
             (_position, _fromCheckpoint) = (position, true);
             logger.LogInformation("Loaded the checkpoint {Path} (ledger entries up to {Seq}; {Matrix}) in {Elapsed} ms", checkpoint.FilePath, position.Seq,
                 loaded.Base is { } matrixBase ? $"a base and {matrixBase.Changed.Count} chunks changed since" : "the matrix whole", watch.ElapsedMilliseconds);
@@ -159,10 +141,8 @@ public sealed class SalesLedgerFeed(
         _checkpoints.Started(_fromCheckpoint ? _position : null);
     }
 
-    /// <summary>Counts the entries that follow on from the position, in order, and stops at the first that does not:
-    /// the entry below it is not readable yet (its transaction may still commit), and moving past it would lose it for
-    /// good. The next read starts from the same position.</summary>
-    /// <returns>How many of <paramref name="entries"/> were counted.</returns>
+    /// <summary>Stops at the first entry that does not follow on: the one below is not readable yet (its transaction
+    /// may still commit), and moving past it would lose it for good.</summary>
     private int Apply(IReadOnlyList<LedgerEntry> entries)
     {
         var now = clock.GetUtcNow();
@@ -201,7 +181,7 @@ public sealed class SalesLedgerFeed(
             }
             catch (Exception exception) when (exception is FormatException or OverflowException)
             {
-                // Left out whole: counting the lines read before the damage would be a count no purchase adds up to.
+                // Left out whole: the lines read before the damage would be a count no purchase adds up to.
                 logger.LogError("Sales ledger entry {Seq} cannot be read and is left out whole ({Lines} lines read before the damage): {Error}",
                     entry.Seq, _lines.Count, exception.Message);
                 metrics.LeftOut(_lines.Count);
@@ -219,7 +199,6 @@ public sealed class SalesLedgerFeed(
 
             if (outside > 0)
             {
-                // The catalog the matrix was sized from is narrower than what was stored: reported, never a crash loop.
                 logger.LogError("Sales ledger entry {Seq} holds {Lines} lines outside the catalog ({Items} items, {Stores} stores); they are not counted",
                     entry.Seq, outside, matrix.MaxItemId, matrix.MaxStores);
                 metrics.LeftOut(outside);
@@ -240,9 +219,7 @@ public sealed class SalesLedgerFeed(
         return applied;
     }
 
-    /// <summary>Counts into their days the sales a dating entry dates (they are in all time already), and takes them off
-    /// the units counted without a day: once the migration's dating entries are counted, none are left, and the ranges
-    /// are answered (docs/operations.md, "Dating old sales").</summary>
+    /// <summary>Into their days only: all time holds them already (docs/operations.md, "Dating old sales").</summary>
     private void DateEarlierSales(LedgerEntry entry)
     {
         try
@@ -251,7 +228,7 @@ public sealed class SalesLedgerFeed(
         }
         catch (Exception exception) when (exception is FormatException or OverflowException)
         {
-            // Left out whole; the units it dates stay undated, so the ranges stay refused rather than short.
+            // The units it dates stay undated, so the ranges stay refused rather than short.
             logger.LogError("Sales ledger entry {Seq}, which dates earlier sales, cannot be read and is left out whole: {Error}", entry.Seq, exception.Message);
             _lines.Clear();
             return;
@@ -261,7 +238,6 @@ public sealed class SalesLedgerFeed(
         readiness.UndatedUnits -= UnitsHeld(_lines);
     }
 
-    /// <summary>The units of the lines this shard counts.</summary>
     private long UnitsHeld(List<SaleLine> lines)
     {
         var units = 0L;
@@ -276,8 +252,7 @@ public sealed class SalesLedgerFeed(
         return units;
     }
 
-    /// <summary>The lowest seq between the position and <paramref name="entry"/> that the ledger should hold; null when
-    /// the entry follows on. Seqs the ledger took before it was gapless may be missing for good.</summary>
+    // Seqs the ledger took before it was gapless may be missing for good.
     private long? MissingBelow(LedgerEntry entry)
     {
         var expected = _position.Seq + 1;
@@ -290,18 +265,14 @@ public sealed class SalesLedgerFeed(
         return Math.Max(expected, _identity.GaplessAfter + 1);
     }
 
-    /// <summary>
-    /// The ledger no longer holds, at the highest seq counted, the entry that was counted there: the database was
-    /// restored from a backup or replaced (a restore brings its own <c>ledger_identity</c> back, and its seqs start again
-    /// below ours, for other entries). The matrix then holds counts MySQL no longer has, and would skip the new entries
-    /// that reuse those seqs; it is rebuilt from the whole ledger, and the next checkpoint replaces the stale one.
-    /// </summary>
+    /// <summary>The database was restored or replaced: the matrix holds counts MySQL no longer has, and would skip the
+    /// new entries that reuse those seqs.</summary>
     private async Task RebuildAsync(DateTime? found, CancellationToken stoppingToken)
     {
         logger.LogWarning("The sales ledger's entry {Seq} was stored at {Counted:O} when counted and is now {Found}: the database was restored or replaced. Rebuilding the sales matrix from the whole ledger",
             _position.Seq, _position.StoredAt, found is { } storedAt ? $"stored at {storedAt:O}" : "missing");
         _identity = await ledger.IdentityAsync(stoppingToken);
-        // Not ready before the matrix is cleared: a question ranked across the clear sees the rebuild begin and waits.
+        // Not ready before the matrix is cleared: a question ranked across the clear sees the rebuild begin.
         readiness.Rebuilding();
         matrix.Clear();
         _checkpoints.Cleared();
@@ -310,8 +281,7 @@ public sealed class SalesLedgerFeed(
         (_position, _fromCheckpoint, _entriesRead, _started) = (LedgerPosition.Start, false, 0, Stopwatch.GetTimestamp());
     }
 
-    /// <summary>The days as of the position counted last, taken on the recording thread: the snapshot copies the lines
-    /// not yet packed and shares the packed days, which never change, so the file is written in the background.</summary>
+    // On the recording thread: it copies the lines not yet packed and shares the packed days, which never change.
     private SavedSales SavedDays() => new(days.TakeSnapshot(), readiness.UndatedUnits);
 
     private static TimeSpan Min(TimeSpan a, TimeSpan b) => a < b ? a : b;

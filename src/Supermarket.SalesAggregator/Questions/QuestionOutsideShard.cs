@@ -3,13 +3,10 @@ using Supermarket.SalesCounting;
 
 namespace Supermarket.SalesAggregator.Questions;
 
-/// <summary>A question of an item this shard does not count, or of a store beyond its catalog: its asker splits the
-/// items among shards otherwise, or has another catalog (SalesShards:Count, Catalog:MaxItemId, Catalog:MaxStoreId
-/// differ between the API and the aggregators). Refused, so the API answers an error, where an empty answer would
-/// read as "nothing sold" (#57).</summary>
+/// <summary>Its asker splits the items or sizes the catalog otherwise: refused, so the API answers an error, where an
+/// empty answer would read as "nothing sold".</summary>
 public sealed class QuestionOutsideShard(string message) : Exception(message)
 {
-    /// <summary>Throws for the first question of <paramref name="questions"/> that <paramref name="matrix"/> does not hold.</summary>
     public static void ThrowIfAny(SalesMatrix matrix, IEnumerable<TopItemsForStore> topItems, IEnumerable<TopStoresForItem> topStores)
     {
         foreach (var question in topItems)

@@ -6,20 +6,14 @@ using Supermarket.SalesAggregator.Sharding;
 
 namespace Supermarket.SalesAggregator.Questions;
 
-/// <summary>
-/// Takes the shard's questions only while the matrix can answer them: the questions' endpoint starts once the matrix is
-/// whole and stops when a rebuild begins. A replica that is starting (loading a checkpoint, reading the ledger) or
-/// rebuilding therefore leaves its shard's questions to a ready replica beside it, where it would otherwise take about
-/// half of them and hold each until it expired (#57). With no replica ready, questions wait in the shard's queue for
-/// their time to live, and their askers answer 504 (503 with shards), as before.
-/// </summary>
+/// <summary>The endpoint runs only while the matrix is whole, so a starting or rebuilding replica leaves its shard's
+/// questions to a ready one rather than hold them until they expire.</summary>
 public sealed class QuestionsWhileReady(
     IReceiveEndpointConnector connector, MatrixReadiness readiness, SalesShard shard, IOptions<BrokerOptions> broker,
     ILogger<QuestionsWhileReady> logger) : BackgroundService
 {
     private static readonly TimeSpan EndpointStopWait = TimeSpan.FromSeconds(5);
 
-    /// <summary>The endpoint connected last; null before the matrix is first whole.</summary>
     private HostReceiveEndpointHandle? _endpoint;
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
@@ -47,7 +41,6 @@ public sealed class QuestionsWhileReady(
                 await _endpoint.Ready.WaitAsync(stoppingToken);
                 logger.LogInformation("The sales matrix is whole: taking questions from {Queue}", queue);
                 await rebuilding.WaitAsync(stoppingToken);
-                // The questions it holds are handed back to the queue (SalesQuestionsConsumer); the rest go to other replicas.
                 await _endpoint.StopAsync(stoppingToken);
                 logger.LogInformation("The sales matrix is being rebuilt: no questions taken from {Queue} until it is whole", queue);
             }
@@ -58,15 +51,9 @@ public sealed class QuestionsWhileReady(
         }
     }
 
-    /// <summary>Stops taking questions before the sales ledger feed stops (it is stopped after this service): the
-    /// questions held now are answered from the feed's next reads, and those that come later go to another replica, where
-    /// taken during the feed's last checkpoint they would wait for a read that never comes. Stopped on a time of its own,
-    /// not the host's: a bus stopped with no time left abandons its endpoints (MassTransit 8.5 catches the cancellation
-    /// and counts itself stopped), and in a host that lives on (the tests') that endpoint went on taking the shard's
-    /// questions and never answered them. An endpoint connected just before the stop is let finish starting first:
-    /// MassTransit loses the stop of a receive transport still opening its channel (SalesReplicaStopTests). Each wait
-    /// is bounded by <see cref="EndpointStopWait"/> (the broker gone: the bus and the process's exit end it), so the
-    /// services stopped after this one keep their share of the shutdown time (#72).</summary>
+    /// <summary>Before the feed stops, so later questions go to another replica; on a bounded time of its own, not the
+    /// host's: a bus stopped with no time left abandons its endpoints. One still starting finishes first: MassTransit
+    /// loses the stop of a receive transport still opening its channel (SalesReplicaStopTests).</summary>
     public override async Task StopAsync(CancellationToken cancellationToken)
     {
         await base.StopAsync(cancellationToken);

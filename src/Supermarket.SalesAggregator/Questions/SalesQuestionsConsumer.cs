@@ -8,9 +8,6 @@ using Supermarket.SalesCounting;
 
 namespace Supermarket.SalesAggregator.Questions;
 
-/// <summary>Answers the API's questions from the live matrix (all time) or the days (a range of days): of its shard's
-/// items, the API merging the shards' answers. Served from a queue of its own, so a question never waits behind a
-/// backlog of purchases.</summary>
 public sealed class SalesQuestionsConsumer(
     SalesMatrix matrix, SalesByDay days, MatrixReadiness readiness, CountingPace pace, SalesMetrics metrics, TimeProvider clock)
     : IConsumer<TopItemsForStore>, IConsumer<TopStoresForItem>, IConsumer<SalesQuestions>
@@ -27,8 +24,7 @@ public sealed class SalesQuestionsConsumer(
         return AnswerAsync(context, "top-stores-for-item", TopStores);
     }
 
-    /// <summary>The questions asked together: one wait for the ledger, each ranked from the same matrix. Asked by one
-    /// API, they are all of this shard or none are (its split of the items is the wrong one): one refused refuses them all.</summary>
+    /// <summary>Asked by one API, they are all of this shard or none are: one refused refuses them all.</summary>
     public Task Consume(ConsumeContext<SalesQuestions> context)
     {
         QuestionOutsideShard.ThrowIfAny(matrix, context.Message.TopItems, context.Message.TopStores);
@@ -37,10 +33,8 @@ public sealed class SalesQuestionsConsumer(
                 [.. questions.TopStores.Select(question => TopStores(question, countedThrough))]));
     }
 
-    // Never answered from a half-built matrix. A question this replica holds when a rebuild begins (or one it takes
-    // just before its endpoint stops for the rebuild) is handed back to its shard's queue, where a ready replica answers
-    // it; held until the rebuild ended, it expired when the rebuild outlasted it (#72). One ranked while a rebuild
-    // began is handed back the same way.
+    // Never from a half-built matrix: a question held as a rebuild begins, or ranked while one began, is handed back
+    // to its shard's queue, where a ready replica answers it.
     private async Task AnswerAsync<TQuestion, TAnswer>(ConsumeContext<TQuestion> context, string question, Func<TQuestion, long, TAnswer> rank)
         where TQuestion : class
         where TAnswer : class
@@ -62,7 +56,6 @@ public sealed class SalesQuestionsConsumer(
         }
         finally
         {
-            // Those that expired while waiting too: they are the slow ones.
             metrics.WaitedForLedger(Stopwatch.GetElapsedTime(arrived), waited == Waited.CaughtUp);
         }
 
@@ -94,9 +87,8 @@ public sealed class SalesQuestionsConsumer(
         await HandBackAsync(context, expires);
     }
 
-    /// <summary>Sends the question back to the queue it came from, for the time it has left, as its asker's: a ready
-    /// replica answers it to the asker's response address, and with none ready it waits there until one is, or expires.
-    /// This replica's endpoint stops as its rebuild begins, so it does not take the question again.</summary>
+    /// <summary>As its asker's, for the time it has left: a ready replica answers the asker. This replica's endpoint
+    /// stops as its rebuild begins, so it does not take the question again.</summary>
     private async Task HandBackAsync<TQuestion>(ConsumeContext<TQuestion> context, long? expires)
         where TQuestion : class
     {
@@ -120,17 +112,9 @@ public sealed class SalesQuestionsConsumer(
         }, context.CancellationToken);
     }
 
-    /// <summary>
-    /// An answer counts every ledger entry stored before its question arrived: the question waits for a read of the
-    /// ledger begun after that to find nothing more to count, waking the feed from its pause between reads rather than
-    /// waiting it out. An answer given before this question was asked, by any replica of any shard, counted only entries
-    /// stored before it was given, so this one counts at least those: no answer counts less than one before it, whichever
-    /// API and whichever replica answer (and after a restore of the database, what it holds now is what counts). A
-    /// question that expires meanwhile (the ledger cannot be read: MariaDB down) is left unanswered: its asker has given
-    /// up on it. How long that is, is the question's time to live (its expiration less its sending, both by the asker's
-    /// clock) from its arrival by this one: no two machines need agree on the time (#57). RabbitMQ drops a question
-    /// whose time to live passed in the queue, so a question waits here at most twice its asker's timeout.
-    /// </summary>
+    /// <summary>A read begun after the question arrived must find nothing more: no answer counts less than one before
+    /// it (docs/architecture.md, "Guarantees"). Its time to live runs from its arrival by this clock: no two machines
+    /// need agree on the time (docs/reliability.md, "An answer's time to live and the responder's clock").</summary>
     private async Task<Waited> CaughtUpAsync(long? expires, Task rebuildBegun, CancellationToken cancellationToken)
     {
         var arrived = readiness.ReadsBegun;
@@ -163,14 +147,11 @@ public sealed class SalesQuestionsConsumer(
         Rebuilding,
     }
 
-    /// <summary>When the question's asker gives up, as a timestamp of this machine's clock: its time to live from now,
-    /// its arrival; null for a question that never expires.</summary>
     private long? ExpiresAt(ConsumeContext context) =>
         context.ExpirationTime is { } expiration && context.SentTime is { } sent
             ? clock.GetTimestamp() + (long)((expiration - sent).TotalSeconds * clock.TimestampFrequency)
             : null;
 
-    /// <summary>Waits for <paramref name="task"/>; false if the question expires first.</summary>
     private async Task<bool> WithinAsync(Task task, long? expires, CancellationToken cancellationToken)
     {
         var left = TimeLeft(expires);
@@ -190,7 +171,6 @@ public sealed class SalesQuestionsConsumer(
         }
     }
 
-    /// <summary>The question's time to live from now; infinite for one that never expires.</summary>
     private TimeSpan TimeLeft(long? expires) =>
         expires is { } at ? TimeSpan.FromSeconds((at - clock.GetTimestamp()) / (double)clock.TimestampFrequency) : Timeout.InfiniteTimeSpan;
 
@@ -235,8 +215,7 @@ public sealed class SalesQuestionsConsumer(
         return new TopStoresOfItem(request.ItemId, stores, countedThrough);
     }
 
-    /// <summary>Why a range of days cannot be counted exactly here; null for all time and for a range that can. A range
-    /// left open at its start begins at the first day kept, and so can always be counted.</summary>
+    /// <summary>A range left open at its start begins at the first day kept, and so can always be counted.</summary>
     private RangeRefused? Refusal(DateOnly? from, DateOnly? to)
     {
         if (from is null && to is null)
@@ -244,8 +223,7 @@ public sealed class SalesQuestionsConsumer(
             return null;
         }
 
-        // Below zero, the dating entries held more than the entries without a day (a ledger that lost entries, filled
-        // by hand): the days then hold what the purchases sum to, which is what a range must equal.
+        // Below zero (a ledger that lost entries), the days hold what the purchases sum to, which a range must equal.
         if (readiness.UndatedUnits > 0)
         {
             return new RangeRefused("from", $"The sales ledger holds {readiness.UndatedUnits} units sold that were stored before its entries carried their day; "

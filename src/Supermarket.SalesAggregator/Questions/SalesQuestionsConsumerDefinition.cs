@@ -4,11 +4,8 @@ using Supermarket.SalesAggregator.Sharding;
 
 namespace Supermarket.SalesAggregator.Questions;
 
-/// <summary>A queue of its own shard (<see cref="Topology.SalesQuestionsQueue"/>), so a question never waits behind
-/// anything else, bound only to the exchange the API sends that shard's questions to
-/// (<see cref="Topology.SalesQuestionsExchange"/>) rather than to the message types', which every shard's queue would
-/// share. A shard's replicas compete on the queue. MassTransit gives each request a time-to-live equal to its timeout,
-/// so questions left there while the shard is down expire instead of being answered to nobody.</summary>
+/// <summary>A queue of its shard's own, so a question never waits behind anything else, bound to the shard's exchange
+/// rather than the message types', which every shard's queue would share. Its replicas compete on it.</summary>
 public sealed class SalesQuestionsConsumerDefinition : ConsumerDefinition<SalesQuestionsConsumer>
 {
     private readonly string _exchange;

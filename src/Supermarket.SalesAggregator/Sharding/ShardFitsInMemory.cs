@@ -6,16 +6,10 @@ using Supermarket.SalesCounting;
 
 namespace Supermarket.SalesAggregator.Sharding;
 
-/// <summary>
-/// Refuses, at start and with the memory it would need, a shard this process cannot hold: its matrix (the shard's
-/// items × <c>Catalog:MaxStoreId</c> stores) and the copy a checkpoint is saved from are each
-/// <see cref="SalesMatrix.BytesFor"/>. Bounds that pass the catalog's own ranges (10 million items × 512 stores) would
-/// otherwise make the matrix's constructor throw at every start; more shards make each smaller.
-/// </summary>
+/// <summary>Refused at start, with the memory needed (the matrix and a checkpoint's copy): else the matrix's
+/// constructor would throw at every start.</summary>
 public sealed class ShardFitsInMemory(CatalogOptions catalog, SalesShardOptions shards, long availableBytes) : IValidateOptions<AggregatorOptions>
 {
-    /// <summary>Against what the garbage collector says this process may use (the machine's memory, or the
-    /// container's limit).</summary>
     public ShardFitsInMemory(IOptions<CatalogOptions> catalog, IOptions<SalesShardOptions> shards)
         : this(catalog.Value, shards.Value, GC.GetGCMemoryInfo().TotalAvailableMemoryBytes)
     {
