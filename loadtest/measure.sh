@@ -171,7 +171,7 @@ if [ -n "${FRESH:-}" ]; then
     # so the aggregator drops its checkpoint.
     "$LOADTEST" database empty
     # Purchases an earlier, interrupted run left for the writer would land in the new database.
-    scripts/services.sh rabbit-delete-app-queues
+    "$LOADTEST" broker delete-queues
   } >>"$OUT" 2>&1
 fi
 
@@ -217,14 +217,14 @@ done
 if [ -n "${OVERLOAD:-}" ]; then
   # The limit is a queue argument, fixed when the queue is declared: drop the queues before and after.
   ./run.sh up >>"$OUT" 2>&1
-  scripts/services.sh rabbit-delete-app-queues >>"$OUT" 2>&1
+  "$LOADTEST" broker delete-queues >>"$OUT" 2>&1
   system_up Broker__PersistentDelivery=true "Writer__BacklogLimitMegabytes=${OVERLOAD_LIMIT_MB:-16}"
   (sleep "${OVERLOAD_AFTER:-30}"; "$LOADTEST" fault pause purchases-writer; sleep "${OVERLOAD_PAUSE:-30}"; "$LOADTEST" fault resume purchases-writer) &
   pause=$!
   load "overload: writer paused ${OVERLOAD_PAUSE:-30} s from ${OVERLOAD_AFTER:-30} s, backlog limit ${OVERLOAD_LIMIT_MB:-16} MB, ${OVERLOAD_STORES:-256} stores" \
     --stores "${OVERLOAD_STORES:-256}"
   wait "$pause"
-  scripts/services.sh rabbit-delete-app-queues >>"$OUT" 2>&1
+  "$LOADTEST" broker delete-queues >>"$OUT" 2>&1
 fi
 
 if [ -n "${COLD:-}" ]; then

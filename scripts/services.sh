@@ -5,12 +5,11 @@
 #                                              tools the scripts call, or those named; the Aspire CLI (dotnet-tools.json);
 #                                              MariaDB's folder, which its `mysql` user must own (the AppHost runs as
 #                                              whoever started it)
-#   scripts/services.sh rabbit-delete-app-queues   every queue of the default vhost (the applications declare theirs
-#                                              again as they start)
 #
-# The faults the tests and the chaos run inject into the services are C#, written once
-# (loadtest/Supermarket.Faults/SystemFaults.cs). rabbitmqctl authenticates with the node's Erlang cookie (no
-# password here), which the AppHost's description of the node gives.
+# What an operator does to the running services is C#, written once (loadtest/Supermarket.Faults/SystemFaults.cs): the
+# faults the tests and the chaos run inject, and the broker's and the database's chores, through the load test's
+# commands (`fault`, `broker delete-queues`, `database empty`: see its --help). rabbitmqctl authenticates there with the
+# node's Erlang cookie, which the AppHost's description of the node gives.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -62,24 +61,7 @@ install() {
   database_folder
 }
 
-# ---------------------------------------------------------------- RabbitMQ
-
-# The single node is the resource rabbitmq; a cluster's are rabbitmq-1..N.
-node_resource() { if [ "${1:-0}" = 0 ]; then echo rabbitmq; else echo "rabbitmq-$1"; fi; }
-first_node() { if resource rabbitmq >/dev/null; then echo 0; else echo 1; fi; }
-
-# rabbitmqctl as the node's own environment (its HOME holds the cookie), read from the AppHost.
-rabbitmqctl() { # node command...
-  local node=$1 described; shift
-  described=$(resource "$(node_resource "$node")")
-  HOME=$(jq -r .environment.HOME <<<"$described") RABBITMQ_NODENAME=$(jq -r .environment.RABBITMQ_NODENAME <<<"$described") \
-    /usr/lib/rabbitmq/bin/rabbitmqctl -q "$@"
-}
-
 case ${1:-} in
   install) shift; install "$@" ;;
-  rabbit-delete-app-queues)
-    rabbitmqctl "$(first_node)" list_queues name --formatter json | jq -r '.[].name' |
-      while read -r queue; do rabbitmqctl "$(first_node)" delete_queue "$queue" >/dev/null; done ;;
-  *) echo "usage: $0 install [PACKAGE...]|rabbit-delete-app-queues" >&2; exit 2 ;;
+  *) echo "usage: $0 install [PACKAGE...]" >&2; exit 2 ;;
 esac

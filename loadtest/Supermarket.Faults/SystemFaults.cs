@@ -6,9 +6,9 @@ namespace Supermarket.Faults;
 /// <summary>
 /// The faults a test or a chaos day injects into the system an AppHost runs, and their repairs, written once: a
 /// resource stopped and started as the dashboard does it, killed as a crash, paused as a process stalled on its disk;
-/// RabbitMQ's publishers blocked as by a memory alarm; and what the broker and the database tell an operator about
-/// their state (which node leads a queue, which queues are consumed, how much is stored), asked as the operator asks
-/// it (rabbitmqctl with the node's Erlang cookie, MariaDB's root over its socket).
+/// RabbitMQ's publishers blocked as by a memory alarm; a vhost's queues deleted; and what the broker and the database
+/// tell an operator about their state (which node leads a queue, which queues are consumed, how much is stored), asked
+/// as the operator asks it (rabbitmqctl with the node's Erlang cookie, MariaDB's root over its socket).
 /// </summary>
 public sealed partial class SystemFaults(IAppHostResources resources)
 {
@@ -63,6 +63,32 @@ public sealed partial class SystemFaults(IAppHostResources resources)
     public Task BlockPublishersAsync(CancellationToken cancellationToken) => RabbitMqCtlAsync(["set_vm_memory_high_watermark", "0"], cancellationToken);
 
     public Task UnblockPublishersAsync(CancellationToken cancellationToken) => RabbitMqCtlAsync(["set_vm_memory_high_watermark", "0.4"], cancellationToken);
+
+    /// <summary>Every queue of the vhost deleted with what it holds, as its operator deletes them: the applications
+    /// declare theirs again as they start (after a queue's arguments changed, or for a session that starts from
+    /// nothing); returns the names deleted. A queue gone meanwhile (an API's reply queue, as its API stops) is none of
+    /// them, and no error.</summary>
+    public async Task<IReadOnlyList<string>> DeleteQueuesAsync(string virtualHost, CancellationToken cancellationToken)
+    {
+        var deleted = new List<string>();
+        foreach (var queue in await QueueNamesAsync(virtualHost, cancellationToken))
+        {
+            try
+            {
+                await RabbitMqCtlAsync(["delete_queue", "-p", virtualHost, queue], cancellationToken);
+                deleted.Add(queue);
+            }
+            catch (InvalidOperationException)
+            {
+                if ((await QueueNamesAsync(virtualHost, cancellationToken)).Contains(queue))
+                {
+                    throw;
+                }
+            }
+        }
+
+        return deleted;
+    }
 
     /// <summary>The RabbitMQ nodes the AppHost runs: the single node <c>rabbitmq</c>, or a cluster's <c>rabbitmq-N</c>.</summary>
     public async Task<IReadOnlyList<string>> BrokerNodesAsync(CancellationToken cancellationToken) =>
@@ -129,6 +155,9 @@ public sealed partial class SystemFaults(IAppHostResources resources)
     /// <summary>The AppHost's resources whose names match, in order (the replicas of a kind).</summary>
     public async Task<IReadOnlyList<string>> NamedAsync(Regex names, CancellationToken cancellationToken) =>
         [.. (await resources.ListAsync(cancellationToken)).Select(r => r.Name).Where(name => names.IsMatch(name)).Order(StringComparer.Ordinal)];
+
+    private async Task<List<string>> QueueNamesAsync(string virtualHost, CancellationToken cancellationToken) =>
+        [.. (await RabbitMqCtlJsonAsync(["list_queues", "-p", virtualHost, "name"], cancellationToken)).Select(q => (string)q["name"]!)];
 
     private async Task<IEnumerable<JsonNode>> RabbitMqCtlJsonAsync(IReadOnlyList<string> command, CancellationToken cancellationToken) =>
         JsonNode.Parse(await RabbitMqCtlAsync([.. command, "--formatter", "json"], cancellationToken))!.AsArray().OfType<JsonNode>();

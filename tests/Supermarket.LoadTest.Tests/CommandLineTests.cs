@@ -35,4 +35,21 @@ public sealed class CommandLineTests
 
         Assert.Contains(parsed.Errors, error => error.Message.Contains(option, StringComparison.Ordinal));
     }
+
+    /// <summary>The operator's chores are commands of their own (loadtest/measure.sh and docs/api.md run
+    /// <c>broker delete-queues</c>): one parses as itself, and a verb the group does not have, or the group alone, is
+    /// refused before anything reaches the broker.</summary>
+    [Fact]
+    public void Broker_delete_queues_parses_and_an_unknown_broker_verb_is_refused()
+    {
+        var command = new LoadCommandLine().Command;
+
+        var parsed = command.Parse(["broker", "delete-queues"]);
+
+        Assert.Empty(parsed.Errors);
+        Assert.Equal("delete-queues", parsed.CommandResult.Command.Name);
+        Assert.NotEmpty(command.Parse(["broker", "delete-queue"]).Errors);
+        Assert.NotEmpty(command.Parse(["broker", "delete-queues", "supermarket.purchases"]).Errors);
+        Assert.NotEmpty(command.Parse(["broker"]).Errors);
+    }
 }

@@ -7,6 +7,7 @@ public sealed class ExitCodeTests
     [Theory]
     [InlineData("--no-such-option")]
     [InlineData("fault", "explode", "purchases-writer")]
+    [InlineData("broker", "rabbit-delete-app-queues")]
     [InlineData("--stores", "many")]
     public async Task A_command_line_not_understood_exits_with_the_usage_error(params string[] args)
     {
