@@ -2,6 +2,8 @@
 # The deployment of docker/compose.yaml in containers on this machine, under Debian's podman (no Docker engine, no
 # systemd, no registry here):
 #
+#   scripts/containers.sh prepare               install podman and build the local base images (what up does first),
+#                                               so that a later up starts at once
 #   scripts/containers.sh up [--tls]            build the images, start the topology, wait until it is healthy;
 #                                               --tls: AMQP and MySQL over TLS (docker/compose.tls.yaml), with a CA
 #                                               and a server certificate made now, for this deployment only
@@ -222,10 +224,14 @@ make_tls() {
   fi
 }
 
-up() { # [--tls]
+prepare() {
   install_podman
   start_podman_service
   build_local_bases
+}
+
+up() { # [--tls]
+  prepare
   ensure_env_file
   drop_foreign_volumes
   if [ "${1:-}" = --tls ]; then make_tls; else rm -rf "$TLS_DIR"; fi
@@ -278,10 +284,11 @@ run_loadtest() {
 
 command=${1:-}
 case $command in
+  prepare) prepare ;;
   up) shift; up "$@" ;;
   down) down ;;
   loadtest) shift; run_loadtest loadtest "$@" ;;
   loadtest-reports) shift; reports=$1; shift; run_loadtest -v "$reports:/reports" loadtest "$@" --reports /reports ;;
   compose) shift; compose "$@" ;;
-  *) echo "usage: $0 up [--tls]|down|loadtest [load test options]|loadtest-reports DIR [options]|compose ARGS..." >&2; exit 2 ;;
+  *) echo "usage: $0 prepare|up [--tls]|down|loadtest [load test options]|loadtest-reports DIR [options]|compose ARGS..." >&2; exit 2 ;;
 esac
