@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Text;
 
 namespace Supermarket.Faults;
 
@@ -16,10 +17,30 @@ public static class ExternalCommand
         string? workingDirectory = null, IReadOnlyDictionary<string, string>? environment = null, TimeSpan? patience = null)
     {
         using var process = Start(program, arguments, workingDirectory, environment);
-        var output = process.StandardOutput.ReadToEndAsync(CancellationToken.None);
-        var errors = process.StandardError.ReadToEndAsync(CancellationToken.None);
+        var (output, errors) = (new StringBuilder(), new StringBuilder());
+        var copying = Task.WhenAll(CopyAsync(process.StandardOutput, output), CopyAsync(process.StandardError, errors));
         await WaitForExitAsync(process, patience ?? DefaultPatience, cancellationToken);
-        return new CommandResult(process.ExitCode, await output, await errors);
+        // Bounded: a process it left behind may hold its pipes open long after it exited.
+        await Task.WhenAny(copying, Task.Delay(CopyingAfterExit, CancellationToken.None));
+        lock (output)
+        {
+            lock (errors)
+            {
+                return new CommandResult(process.ExitCode, output.ToString(), errors.ToString());
+            }
+        }
+    }
+
+    private static async Task CopyAsync(StreamReader from, StringBuilder to)
+    {
+        var buffer = new char[4096];
+        while (await from.ReadAsync(buffer, CancellationToken.None) is var read and > 0)
+        {
+            lock (to)
+            {
+                to.Append(buffer, 0, read);
+            }
+        }
     }
 
     /// <summary>A long command (a chaos day's load test, a build) run to its end within <paramref name="patience"/>,
