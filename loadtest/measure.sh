@@ -103,8 +103,8 @@ load() { # label, load test options...
   local profiler=
   if [ -n "${PROFILE:-}" ]; then
     mkdir -p "$reports"
-    aspire describe --format Json 2>/dev/null | jq -r '.resources[] | select(.properties["executable.pid"]) | .displayName' |
-      while read -r name; do echo "$name $(resource_pid "$name")"; done >"$reports/pids"
+    # "name pid" lines, the process doing each resource's work, which profile-report.sh names the samples by.
+    "$LOADTEST" system pids >"$reports/pids"
     perf record -a -k CLOCK_REALTIME -F 199 -o "$reports/perf.data" -- sleep "${PROFILE_SECONDS:-60}" >/dev/null 2>&1 &
     profiler=$!
   fi
@@ -126,8 +126,9 @@ system_up() {
   while [ $# -gt 0 ] && [ "$1" != -- ]; do settings+=("$1"); shift; done
   [ $# -eq 0 ] || shift
   env "${settings[@]}" ./run.sh up "$@" >>"$OUT" 2>&1
-  local aggregator
-  for aggregator in $(aspire describe --format Json 2>/dev/null | jq -r '.resources[].displayName | select(startswith("sales-aggregator"))'); do
+  local aggregator aggregators
+  aggregators=$("$LOADTEST" system names sales-aggregator) || { echo "the AppHost's aggregators could not be listed" >&2; exit 1; }
+  for aggregator in $aggregators; do
     resource_wait "$aggregator" healthy 600 || { echo "$aggregator did not finish its rebuild" >&2; exit 1; }
   done
 }
@@ -394,10 +395,11 @@ fi
 
 # The aggregator's start, as its /health/ready tells it: how long from its process's start, and what it read.
 aggregator_start() { # how it started
-  curl -fsS "$(aggregator_management)/health/ready" |
+  local management
+  management=$("$LOADTEST" system url sales-aggregator management)
+  curl -fsS "$management/health/ready" |
     jq -c --arg how "$1" '{aggregator_start: $how} + (.checks["sales-matrix"].data | {startSeconds, startedFromCheckpoint, entriesReadAtStart})' | tee -a "$OUT"
 }
-aggregator_management() { resource sales-aggregator | jq -r '.urls[] | select(.name == "management") | .url'; }
 aggregator_restart() { # seconds to wait for it, [its checkpoint file, set aside while it is down]
   "$LOADTEST" fault stop sales-aggregator >>"$OUT" 2>&1
   [ -z "${2:-}" ] || mv "$2" "$2.aside"
@@ -410,7 +412,8 @@ if [ -n "${START:-}" ]; then
   aggregator_restart 600
   aggregator_start "from its checkpoint"
   # Then without it: the whole ledger, as after a lost or damaged checkpoint. Once ready the aggregator saves a new one.
-  checkpoint=$(curl -fsS "$(aggregator_management)/about" | jq -r '.facts.salesShard.checkpoint')
+  management=$("$LOADTEST" system url sales-aggregator management)
+  checkpoint=$(curl -fsS "$management/about" | jq -r '.facts.salesShard.checkpoint')
   aggregator_restart 3600 "$checkpoint"
   aggregator_start "from the whole ledger"
   rm -f "$checkpoint.aside"

@@ -1,5 +1,10 @@
-# The running AppHost (src/Supermarket.AppHost), through the Aspire CLI: a local tool pinned in dotnet-tools.json, which
-# finds the AppHost of this checkout. Sourced by run.sh, services.sh, test.sh and loadtest/measure.sh. What they read of it is JSON.
+# The running AppHost (src/Supermarket.AppHost) started, stopped and waited for, through the Aspire CLI: a local tool
+# pinned in dotnet-tools.json, which finds the AppHost of this checkout. Sourced by run.sh, services.sh, test.sh and
+# loadtest/measure.sh. It holds the CLI's call (aspire), a resource's wait (resource_wait), the AppHost's stop
+# (stop_apphost), the state folder's private files, and the addresses run.sh prints (api_url, dashboard_url, read from
+# files). Asking the AppHost what it runs (each resource's process, the resources of a kind, an endpoint's address) is
+# the load test's `system` command (`system pids|names|url`, loadtest/Supermarket.LoadTest/Chaos/SystemCommandLine.cs
+# through loadtest/Supermarket.Faults/AspireCli.cs), written once in C# and tested there.
 # shellcheck shell=bash
 
 ROOT=${ROOT:?}
@@ -29,21 +34,9 @@ aspire() { # command [args...]
   (cd "$ROOT" && dotnet tool run aspire "$command" --apphost "$APPHOST" --non-interactive --nologo "$@")
 }
 
-# One resource as `aspire describe` tells it (JSON): state, healthStatus, exitCode, urls, properties, environment.
-resource() { aspire describe "$1" --format Json 2>/dev/null | jq -e '.resources[0]'; }
-
 # Where the public API answers (the API itself, or nginx in front of its replicas): the API's own Urls, the port the
 # AppHost gives the public API (SystemTopology reads the same file).
 api_url() { jq -er .Urls "$ROOT/src/Supermarket.Api/appsettings.json"; }
-
-# The process doing a resource's work: the one DCP started, or the child it runs (the .NET SDK's run host of a
-# project runs the service; rabbitmq-server's script runs the Erlang VM).
-resource_pid() { # name
-  local pid child
-  pid=$(resource "$1" | jq -er '.properties["executable.pid"]') || return 1
-  child=$(pgrep -P "$pid" -n || true)
-  echo "${child:-$pid}"
-}
 
 # The dashboard's address without its login token (which the AppHost's answer in .local/apphost.json holds).
 dashboard_url() { jq -r '.dashboardUrl | sub("/login[?].*$"; "")' "$STATE/apphost.json"; }
@@ -55,7 +48,8 @@ resource_wait() { # name [healthy|down] [seconds]
 
 # Stops the AppHost of this checkout and waits until every process it ran is gone (DCP stops them after the AppHost
 # has exited; RabbitMQ takes a few seconds), so that the next start finds its ports free. Bounded: what is left after
-# a minute is killed.
+# a minute is killed. It reads the processes from `aspire describe` itself, not through the load test's `system pids`:
+# a stop must not depend on a built load test.
 stop_apphost() {
   local pids pid deadline=$((SECONDS + 60))
   apphost_running || return 0

@@ -8,6 +8,7 @@ public sealed class ExitCodeTests
     [InlineData("--no-such-option")]
     [InlineData("fault", "explode", "purchases-writer")]
     [InlineData("broker", "rabbit-delete-app-queues")]
+    [InlineData("system", "explode")]
     [InlineData("--stores", "many")]
     public async Task A_command_line_not_understood_exits_with_the_usage_error(params string[] args)
     {

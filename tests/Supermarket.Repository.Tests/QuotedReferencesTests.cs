@@ -59,6 +59,8 @@ public sealed partial class QuotedReferencesTests
         Assert.True(LoadTestCommandExists("fill-history"));
         Assert.True(LoadTestCommandExists("fault pause purchases-writer"));
         Assert.True(LoadTestCommandExists("broker delete-queues"));
+        Assert.True(LoadTestCommandExists("system pids"));
+        Assert.False(LoadTestCommandExists("system"));
         Assert.False(LoadTestCommandExists("broker delete-queue"));
         Assert.False(LoadTestCommandExists("broker"));
         Assert.False(LoadTestCommandExists("fill-histories"));
