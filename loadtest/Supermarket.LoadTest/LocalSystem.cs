@@ -24,7 +24,7 @@ public static class LocalSystem
 
     public static string Database { get; } = new DatabaseOptions().ConnectionString;
 
-    public static Uri BrokerManagement { get; } = new($"http://127.0.0.1:{RabbitMqManagement.DefaultPort}/");
+    public static Uri BrokerManagement { get; } = new($"http://127.0.0.1:{BrokerOptions.ManagementPort}/");
 
     private static Uri Configured(string service, string key)
     {

@@ -6,6 +6,9 @@ public sealed class BrokerOptions
 {
     public const string Section = "Broker";
 
+    /// <summary>Where a local node's management API listens (RabbitMQ's default); a cluster's next nodes take the next ports.</summary>
+    public const int ManagementPort = 15672;
+
     [Required]
     public string Host { get; set; } = "127.0.0.1";
 

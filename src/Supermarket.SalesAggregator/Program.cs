@@ -1,7 +1,7 @@
 using Supermarket.SalesAggregator;
 using Supermarket.ServiceDefaults;
 
-// The Sales aggregator (the seed reports' "Store" microservice): counts the ledger, answers the sales questions.
+// The Sales aggregator: counts the sales ledger into the matrix and answers the sales questions from it.
 var builder = WebApplication.CreateSlimBuilder(args);
 builder.AddServiceDefaults();
 builder.AddSalesAggregation();

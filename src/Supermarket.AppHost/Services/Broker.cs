@@ -26,9 +26,9 @@ public static class Broker
         var definitionsPath = MachineAccounts.StateFolder("rabbitmq-definitions.json");
         var first = new BrokerOptions().Port;
         var nodes = topology.BrokerNodes == 1
-            ? [new BrokerNode("rabbitmq", "rabbit@localhost", first, RabbitMqManagement.DefaultPort, MachineAccounts.StateFolder("rabbitmq"), MachineAccounts.StateFolder("rabbitmq"))]
+            ? [new BrokerNode("rabbitmq", "rabbit@localhost", first, BrokerOptions.ManagementPort, MachineAccounts.StateFolder("rabbitmq"), MachineAccounts.StateFolder("rabbitmq"))]
             : Enumerable.Range(1, topology.BrokerNodes).Select(n => new BrokerNode($"rabbitmq-{n}", $"rabbit{n}@localhost", first + n - 1,
-                RabbitMqManagement.DefaultPort + n - 1, MachineAccounts.StateFolder($"rabbitmq-cluster/node{n}"), MachineAccounts.StateFolder("rabbitmq-cluster"))).ToList();
+                BrokerOptions.ManagementPort + n - 1, MachineAccounts.StateFolder($"rabbitmq-cluster/node{n}"), MachineAccounts.StateFolder("rabbitmq-cluster"))).ToList();
         var definitions = new Lazy<string>(() =>
         {
             WriteDefinitions(builder, accounts, definitionsPath);

@@ -91,7 +91,7 @@ public static class MariaDb
             CREATE USER IF NOT EXISTS {User(account)} IDENTIFIED VIA mysql_native_password USING PASSWORD({Text(account.Password)});
             ALTER USER {User(account)} IDENTIFIED VIA mysql_native_password USING PASSWORD({Text(account.Password)});
             """;
-        // Revoked first: an account provisioned by an earlier release had rights on the whole schema.
+        // Revoked first, so each account holds its role and nothing else, whatever it was granted before.
         static string WithRoleOnly(Account account, string role) => $"""
             {Create(account)}
             REVOKE ALL PRIVILEGES, GRANT OPTION FROM {User(account)};

@@ -17,6 +17,9 @@ public sealed class SchemaMigration(IOptions<DatabaseOptions> options, ILogger<S
     private const string MigrationsFolder = "Supermarket.Database.Schema.Migrations.";
     private const int LinesPerDatingEntry = 50_000;
 
+    /// <summary>The migration that dates earlier sales (0010_date_earlier_sales.sql), whose step is C#.</summary>
+    private const int DatingEarlierSales = 10;
+
     public async Task MigrateAsync(TimeSpan databaseWait, TimeSpan lockWait, CancellationToken cancellationToken)
     {
         var connectionString = new MySqlConnectionStringBuilder(options.Value.PooledConnectionString()) { DefaultCommandTimeout = 3600 };
@@ -45,7 +48,7 @@ public sealed class SchemaMigration(IOptions<DatabaseOptions> options, ILogger<S
             {
                 var started = DateTime.UtcNow;
                 await connection.ExecuteAsync(new CommandDefinition(Read(name), cancellationToken: cancellationToken));
-                if (version == 10)
+                if (version == DatingEarlierSales)
                 {
                     await DateEarlierSalesAsync(connection, cancellationToken);
                 }
@@ -137,7 +140,7 @@ public sealed class SchemaMigration(IOptions<DatabaseOptions> options, ILogger<S
     private static string Read(string name)
     {
         using var stream = typeof(SchemaMigration).Assembly.GetManifestResourceStream(MigrationsFolder + name)
-            ?? throw new InvalidOperationException($"{name} is not embedded in Supermarket.PurchasesWriter.");
+            ?? throw new InvalidOperationException($"{name} is not embedded in Supermarket.Database.");
         using var reader = new StreamReader(stream);
         return reader.ReadToEnd();
     }

@@ -79,7 +79,7 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
         }
 
         var (seq, storedAt, length) = (reader.ReadInt64(), reader.ReadInt64(), reader.ReadInt64());
-        var (undatedLines, daysLength) = (reader.ReadInt64(), reader.ReadInt64());
+        var (undatedUnits, daysLength) = (reader.ReadInt64(), reader.ReadInt64());
         if (length != file.Length || daysLength < 0 || daysLength > length)
         {
             logger.LogWarning("{Path} holds {Found} bytes where it was saved with {Saved}; rebuilding from the whole ledger", _path, file.Length, length);
@@ -128,7 +128,7 @@ public sealed class SalesCheckpoint(IOptions<AggregatorOptions> options, IOption
             return null;
         }
 
-        return new LoadedCheckpoint(new LedgerPosition(seq, new DateTime(storedAt)), undatedLines) { Base = matrixBase };
+        return new LoadedCheckpoint(new LedgerPosition(seq, new DateTime(storedAt)), undatedUnits) { Base = matrixBase };
     }
 
     public string Save(Guid ledgerId, SavedMatrix matrix, SavedSales byDay, LedgerPosition position)

@@ -39,11 +39,11 @@ public sealed class MatrixReadiness
     /// <summary>Units of format 0 not dated yet: while any are left, ranges are refused, as none is exact.</summary>
     public long UndatedUnits
     {
-        get => Volatile.Read(ref _undatedLines);
-        set => Volatile.Write(ref _undatedLines, value);
+        get => Volatile.Read(ref _undatedUnits);
+        set => Volatile.Write(ref _undatedUnits, value);
     }
 
-    private long _undatedLines;
+    private long _undatedUnits;
 
     /// <summary>A read numbered above this began after this was read, and sees every entry stored before.</summary>
     public long ReadsBegun => Interlocked.Read(ref _readsBegun);

@@ -51,6 +51,7 @@ public sealed class SalesLedgerFeed(
                 var entries = read.After;
                 var applied = Apply(entries);
                 _entriesRead += applied;
+                // An entry missing below a readable one ends the page too: nothing more can be counted until it commits.
                 caughtUp = applied < entries.Count || entries.Count < _options.LedgerPageSize;
                 pollWait = entries.Count > 0 ? _options.LedgerPollInterval : Min(pollWait * 2, _options.IdleLedgerPollInterval);
             }
@@ -79,6 +80,7 @@ public sealed class SalesLedgerFeed(
             {
                 _checkpoints.CopyNextPart(_identity.Id, _position, SavedDays);
             }
+            // Not while an entry is missing: the wait for it is short, and a restart would only wait for it again.
             else if (caughtUp && readiness.WaitingFor is null && _checkpoints.Due)
             {
                 _checkpoints.Begin(_identity.Id, _position, SavedDays);

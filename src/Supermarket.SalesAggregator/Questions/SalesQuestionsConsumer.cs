@@ -3,7 +3,6 @@ using MassTransit;
 using Supermarket.Contracts.Sales;
 using Supermarket.Messaging;
 using Supermarket.SalesAggregator.Counting;
-using Supermarket.SalesAggregator.Ledger;
 using Supermarket.SalesCounting;
 
 namespace Supermarket.SalesAggregator.Questions;

@@ -1,7 +1,6 @@
 using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.Sales;
 using Supermarket.SalesCounting;
-using Supermarket.SalesAggregator.Questions;
 
 namespace Supermarket.SalesAggregator.Sharding;
 

@@ -1,7 +1,6 @@
 using Microsoft.Extensions.Options;
 using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.Sales;
-using Supermarket.SalesAggregator.Questions;
 using Supermarket.SalesCounting;
 
 namespace Supermarket.SalesAggregator.Sharding;

@@ -14,7 +14,7 @@ public static class TestSettings
     // Where the AppHost runs RabbitMQ and MariaDB: the services' own defaults, written once, in their options classes.
     public static readonly string BrokerHost = new BrokerOptions().Host;
     public static readonly int BrokerPort = new BrokerOptions().Port;
-    public const int ManagementPort = RabbitMqManagement.DefaultPort;
+    public const int ManagementPort = BrokerOptions.ManagementPort;
     private static readonly MySqlConnectionStringBuilder Database = new(new DatabaseOptions().ConnectionString);
     public static readonly int DatabasePort = (int)Database.Port;
 

@@ -1,6 +1,0 @@
-namespace Supermarket.Messaging;
-
-public static class RabbitMqManagement
-{
-    public const int DefaultPort = 15672;
-}
