@@ -1,6 +1,6 @@
 using System.Diagnostics;
 using Supermarket.Contracts.Sales;
-using Supermarket.SalesAggregator.Ledger;
+using Supermarket.SalesAggregator.Counting;
 using Supermarket.SalesCounting;
 
 namespace Supermarket.SalesAggregator.Checkpoints;

@@ -1,7 +1,7 @@
 using Microsoft.Extensions.Options;
 using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.Sales;
-using Supermarket.SalesAggregator.Ledger;
+using Supermarket.SalesAggregator.Counting;
 using Supermarket.SalesCounting;
 
 namespace Supermarket.SalesAggregator.Checkpoints;

@@ -1,4 +1,4 @@
-using Supermarket.SalesAggregator.Ledger;
+using Supermarket.SalesAggregator.Counting;
 using Supermarket.SalesCounting;
 
 namespace Supermarket.SalesAggregator.Checkpoints;

@@ -3,6 +3,7 @@ using Microsoft.Extensions.Options;
 using Supermarket.Contracts.Catalog;
 using Supermarket.Contracts.Sales;
 using Supermarket.SalesAggregator.Checkpoints;
+using Supermarket.SalesAggregator.Counting;
 using Supermarket.SalesAggregator.Ledger;
 using Supermarket.SalesAggregator.Questions;
 using Supermarket.SalesCounting;

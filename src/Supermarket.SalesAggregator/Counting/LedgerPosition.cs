@@ -1,6 +1,6 @@
 using Supermarket.Database.Ledger;
 
-namespace Supermarket.SalesAggregator.Ledger;
+namespace Supermarket.SalesAggregator.Counting;
 
 /// <summary>Entries commit in seq order, so this is the whole of what the matrix holds; <paramref name="StoredAt"/> tells
 /// this ledger from one restored from a backup, whose seqs start again below ours with other entries.</summary>
