@@ -24,14 +24,14 @@ public static class LiveEndpoints
         live.MapGet("/sales", Stream)
             .WithName("LiveSales")
             .WithSummary("Server-sent events for the live page: the 'store' and 'item' rankings each time they are asked, 'chain' once an update.")
-            .ProducesProblem(StatusCodes.Status400BadRequest);
+            .ProducesValidationProblem();
         return app;
     }
 
     private static Results<ServerSentEventsResult<string>, ProblemHttpResult> Stream(
-        [AsParameters] LiveSelection selection, [AsParameters] SalesDays days, HttpContext http, LiveSales live, IOptions<CatalogOptions> catalog,
-        IHostApplicationLifetime lifetime)
+        [AsParameters] LiveSelection selection, [AsParameters] SalesDays days, [AsParameters] LiveServices services, HttpContext http)
     {
+        var catalog = services.Catalog;
         var dayError = days.Parse(out var from, out var to);
         var storeError = PurchasePath.ParseId(selection.Store ?? "", "store", catalog.Value.MaxStoreId, out var store);
         var itemError = PurchasePath.ParseId(selection.Item ?? "", "item", catalog.Value.MaxItemId, out var item);
@@ -42,9 +42,9 @@ public static class LiveEndpoints
 
         // nginx, in front of several APIs, passes each event on at once rather than buffering the stream.
         http.Response.Headers["X-Accel-Buffering"] = "no";
-        return TypedResults.ServerSentEvents(EventsAsync(live,
+        return TypedResults.ServerSentEvents(EventsAsync(services.Live,
             new LiveQuestion(LiveQuestionKind.TopItemsAtStore, store, from, to),
-            new LiveQuestion(LiveQuestionKind.TopStoresForItem, item, from, to), lifetime.ApplicationStopping, http.RequestAborted));
+            new LiveQuestion(LiveQuestionKind.TopStoresForItem, item, from, to), services.Lifetime.ApplicationStopping, http.RequestAborted));
     }
 
     /// <summary>Ends when the API stops too: a page reconnects itself; an open stream would hold the stop up.</summary>
@@ -114,3 +114,6 @@ public static class LiveEndpoints
 public sealed record LiveSelection(
     [property: FromQuery(Name = "store"), Description(ParameterDescriptions.Store)] string? Store,
     [property: FromQuery(Name = "item"), Description(ParameterDescriptions.Item)] string? Item);
+
+/// <summary>What the live stream needs, bundled with [AsParameters].</summary>
+public sealed record LiveServices(LiveSales Live, IOptions<CatalogOptions> Catalog, IHostApplicationLifetime Lifetime);
