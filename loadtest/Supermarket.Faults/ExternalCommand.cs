@@ -10,7 +10,7 @@ public static class ExternalCommand
     /// <summary>Longer than any of them takes here; a command still running then is killed and fails.</summary>
     public static readonly TimeSpan DefaultPatience = TimeSpan.FromMinutes(2);
 
-    /// <summary>How long a logged command's last lines may take to reach its log after it ended.</summary>
+    /// <summary>How long what a command printed last may take to be read after it ended.</summary>
     private static readonly TimeSpan CopyingAfterExit = TimeSpan.FromSeconds(10);
 
     public static async Task<CommandResult> RunAsync(string program, IReadOnlyList<string> arguments, CancellationToken cancellationToken,
