@@ -3,7 +3,7 @@
 # loadtest/measure.sh. It holds the CLI's call (aspire), a resource's wait (resource_wait), the AppHost's stop
 # (stop_apphost), the state folder's private files, and the addresses run.sh prints (api_url, dashboard_url, read from
 # files). Asking the AppHost what it runs (each resource's process, the resources of a kind, an endpoint's address) is
-# the load test's `system` command (`system pids|names|url`, loadtest/Supermarket.LoadTest/Chaos/SystemCommandLine.cs
+# the load test's `system` command (`system pids|names|url`, loadtest/Supermarket.LoadTest/Operations/SystemCommandLine.cs
 # through loadtest/Supermarket.Faults/AspireCli.cs), written once in C# and tested there.
 # shellcheck shell=bash
 

@@ -4,6 +4,7 @@ using System.Globalization;
 using System.Net;
 using Supermarket.LoadTest.Chaos;
 using Supermarket.LoadTest.History;
+using Supermarket.LoadTest.Operations;
 using Supermarket.LoadTest.Reporting;
 using Supermarket.LoadTest.Scenario;
 using Supermarket.LoadTest.Thresholds;

@@ -2,7 +2,7 @@ using System.CommandLine;
 using Supermarket.Database.LoadTest;
 using Supermarket.Faults;
 
-namespace Supermarket.LoadTest.History;
+namespace Supermarket.LoadTest.Operations;
 
 /// <summary>The <c>database empty</c> command: the system's database dropped and made again, empty, on the AppHost of
 /// this checkout (which <c>./run.sh up</c> started), as its operator, for a measuring session that starts from nothing

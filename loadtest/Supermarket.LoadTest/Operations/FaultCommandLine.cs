@@ -1,7 +1,7 @@
 using System.CommandLine;
 using Supermarket.Faults;
 
-namespace Supermarket.LoadTest.Chaos;
+namespace Supermarket.LoadTest.Operations;
 
 /// <summary>The <c>fault</c> command: one fault, or its repair, on a resource of the AppHost of this checkout (which
 /// <c>./run.sh up</c> started), through <see cref="SystemFaults"/>, for a measuring session that needs one

@@ -1,8 +1,8 @@
 using System.CommandLine;
 using Supermarket.Faults;
-using Supermarket.LoadTest.Chaos;
+using Supermarket.LoadTest.Operations;
 
-namespace Supermarket.LoadTest.Tests.Chaos;
+namespace Supermarket.LoadTest.Tests.Operations;
 
 /// <summary>The load test's <c>system pids|names|url</c>, which loadtest/measure.sh reads the AppHost through, against
 /// an AppHost of the test's own: what each prints on the output (nothing else), and an error on the error output alone

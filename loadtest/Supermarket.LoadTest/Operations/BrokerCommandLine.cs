@@ -2,7 +2,7 @@ using System.CommandLine;
 using Supermarket.Faults;
 using Supermarket.Messaging;
 
-namespace Supermarket.LoadTest.Chaos;
+namespace Supermarket.LoadTest.Operations;
 
 /// <summary>The <c>broker delete-queues</c> command: every queue of the system's vhost deleted, with what it holds, on
 /// the AppHost of this checkout (which <c>./run.sh up</c> started), as its operator (rabbitmqctl as the node, through

@@ -1,7 +1,7 @@
 using System.CommandLine;
 using Supermarket.Faults;
 
-namespace Supermarket.LoadTest.Chaos;
+namespace Supermarket.LoadTest.Operations;
 
 /// <summary>The <c>system</c> command: what the AppHost of this checkout (which <c>./run.sh up</c> started) runs, as a
 /// script needs it, read once here through the Aspire CLI (<see cref="AspireCli"/>) where scripts/apphost.sh only
