@@ -285,8 +285,8 @@ if [ -n "${IDLE:-}" ]; then
   idle "after the real rate"
 fi
 
-# CPU seconds (user + system) every process of the machine has used so far, from /proc/stat's first line.
-machine_cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '/^cpu / { print ($2 + $3 + $4 + $7 + $8) / hz; exit }' /proc/stat; }
+# CPU seconds every task of the machine has used so far (the load test's ProcessCpu says where it reads them).
+machine_cpu_seconds() { "$LOADTEST" machine-cpu; }
 
 if [ -n "${ASK:-}" ]; then
   # shellcheck disable=SC2086 # SETTINGS is several words on purpose

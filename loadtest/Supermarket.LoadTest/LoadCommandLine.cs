@@ -154,7 +154,7 @@ public sealed class LoadCommandLine
             _maxInFlight, _warmUp, _prime, _thresholds, _label, _plain, _seed, _historyQueries, _salesQueries, _livePages, _retryFor, _runId, _reports, _noVerify, _checkEveryStore,
             _tillCredentials, _verifyTimeout, _wholeHistoryChecksUpTo, _database, _brokerManagement, _brokerVirtualHost, _workers, compare, new ChaosCommandLine().Command,
             new HistoryFillCommandLine().Command, new FaultCommandLine().Command, new DatabaseCommandLine().Command, new BrokerCommandLine().Command,
-            new SystemCommandLine().Command, new IdleCommandLine().Command,
+            new SystemCommandLine().Command, new IdleCommandLine().Command, new MachineCpuCommandLine().Command,
         };
         Command.SetAction((parsed, cancel) => new LoadRun(Read(parsed)).RunAsync());
     }
