@@ -40,7 +40,21 @@ public sealed class AspireCli(string repository) : IAppHostResources
     private async Task<IEnumerable<JsonNode>> DescribedAsync(string? resource, CancellationToken cancellationToken)
     {
         var json = await AspireAsync(["describe", .. resource is null ? Array.Empty<string>() : [resource], "--format", "Json"], cancellationToken);
-        return JsonNode.Parse(json)?["resources"]?.AsArray().OfType<JsonNode>() ?? [];
+        return ResourcesOf(json);
+    }
+
+    /// <summary>The resources <c>aspire describe</c> printed; no JSON (no AppHost of this checkout runs) is an
+    /// <see cref="InvalidOperationException"/> that says so.</summary>
+    public static IEnumerable<JsonNode> ResourcesOf(string described)
+    {
+        try
+        {
+            return JsonNode.Parse(described)?["resources"]?.AsArray().OfType<JsonNode>() ?? [];
+        }
+        catch (System.Text.Json.JsonException exception)
+        {
+            throw new InvalidOperationException("the Aspire CLI described no AppHost of this checkout (is it up? ./run.sh up)", exception);
+        }
     }
 
     private static AppHostResource Read(JsonNode described) => new(

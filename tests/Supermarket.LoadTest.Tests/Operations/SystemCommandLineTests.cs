@@ -112,6 +112,13 @@ public sealed class SystemCommandLineTests
 
     private static string[] Lines(string output) => output.Split('\n', StringSplitOptions.RemoveEmptyEntries);
 
+    /// <summary>With no AppHost up the CLI prints no JSON: an error the command prints, not an unhandled exception.</summary>
+    [Theory]
+    [InlineData("")]
+    [InlineData("No running AppHost found.")]
+    public void No_AppHost_described_is_an_error_that_says_so(string printed) =>
+        Assert.Contains("./run.sh up", Assert.Throws<InvalidOperationException>(() => AspireCli.ResourcesOf(printed).ToList()).Message);
+
     private static AppHostResource Resource(string name, int? pid, Dictionary<string, Uri>? urls = null) =>
         new(name, pid is null ? "Exited" : "Running", pid is null ? null : "Healthy", pid, new Dictionary<string, string>(), urls ?? new Dictionary<string, Uri>(), WorkingDirectory: null);
 
