@@ -103,8 +103,9 @@ load() { # label, load test options...
   local profiler=
   if [ -n "${PROFILE:-}" ]; then
     mkdir -p "$reports"
-    # "name pid" lines, the process doing each resource's work, which profile-report.sh names the samples by.
-    "$LOADTEST" system pids >"$reports/pids"
+    # "name pid" lines, the process doing each resource's work, which profile-report.sh names the samples by; none
+    # for the ceiling's rows, which run with the AppHost down.
+    "$LOADTEST" system pids >"$reports/pids" 2>/dev/null || true
     perf record -a -k CLOCK_REALTIME -F 199 -o "$reports/perf.data" -- sleep "${PROFILE_SECONDS:-60}" >/dev/null 2>&1 &
     profiler=$!
   fi
