@@ -97,7 +97,7 @@ public sealed class ProcessCpuTests : IDisposable
 
         var machine = ProcessCpu.Snapshot().Since(before)[ProcessCpu.Machine];
         var every = EveryProcessTicks();
-        var processes = every.Where(p => everyBefore.ContainsKey(p.Key)).Sum(p => p.Value - everyBefore[p.Key]) / 100.0;
+        var processes = every.Where(p => everyBefore.ContainsKey(p.Key)).Sum(p => p.Value - everyBefore[p.Key]) / ProcessCpu.TicksPerSecond;
         client.Close();
         await echo.WaitAsync(TimeSpan.FromSeconds(10));
 
@@ -105,28 +105,7 @@ public sealed class ProcessCpuTests : IDisposable
     }
 
     /// <summary>utime + stime of every process, which Linux keeps to the scheduler's exact runtime.</summary>
-    private static Dictionary<int, long> EveryProcessTicks()
-    {
-        var ticks = new Dictionary<int, long>();
-        foreach (var folder in Directory.EnumerateDirectories("/proc"))
-        {
-            if (int.TryParse(Path.GetFileName(folder), out var pid))
-            {
-                try
-                {
-                    if (ProcessCpu.ProcessTicks(File.ReadAllText(Path.Combine(folder, "stat"))) is { } used)
-                    {
-                        ticks[pid] = used;
-                    }
-                }
-                catch (IOException)
-                {
-                }
-            }
-        }
-
-        return ticks;
-    }
+    private static Dictionary<int, long> EveryProcessTicks() => ProcessCpu.Processes().ToDictionary(process => process.Pid, process => process.Ticks);
 
     [Fact]
     public void Without_a_proc_nothing_is_measured() =>

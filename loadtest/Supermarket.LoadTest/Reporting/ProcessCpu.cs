@@ -13,7 +13,7 @@ namespace Supermarket.LoadTest.Reporting;
 public sealed class ProcessCpu
 {
     /// <summary>Linux reports CPU time in clock ticks of USER_HZ, which its ABI fixes at 100 a second.</summary>
-    private const double TicksPerSecond = 100;
+    public const double TicksPerSecond = 100;
 
     public const string Machine = "machine";
     public const string LoadGenerator = "load generator";
@@ -33,6 +33,21 @@ public sealed class ProcessCpu
             return new ProcessCpu(ticks, null, TimeSpan.Zero);
         }
 
+        foreach (var (pid, commandLine, used) in Processes(proc))
+        {
+            if (NameOf(commandLine) is { } name)
+            {
+                ticks[(name, pid)] = used;
+            }
+        }
+
+        using var self = System.Diagnostics.Process.GetCurrentProcess();
+        return new ProcessCpu(ticks, MachineTime(proc, cgroups), self.TotalProcessorTime);
+    }
+
+    /// <summary>Every process /proc lists with its command line (NULs as spaces) and utime + stime in ticks.</summary>
+    public static IEnumerable<(int Pid, string CommandLine, long Ticks)> Processes(string proc = "/proc")
+    {
         foreach (var folder in Directory.EnumerateDirectories(proc))
         {
             if (!int.TryParse(Path.GetFileName(folder), NumberStyles.None, CultureInfo.InvariantCulture, out var pid))
@@ -40,25 +55,24 @@ public sealed class ProcessCpu
                 continue;
             }
 
+            string commandLine;
+            long? used;
             try
             {
-                var name = NameOf(File.ReadAllText(Path.Combine(folder, "cmdline")).Replace('\0', ' '));
-                if (name is not null && ProcessTicks(File.ReadAllText(Path.Combine(folder, "stat"))) is { } used)
-                {
-                    ticks[(name, pid)] = used;
-                }
+                commandLine = File.ReadAllText(Path.Combine(folder, "cmdline")).Replace('\0', ' ');
+                used = ProcessTicks(File.ReadAllText(Path.Combine(folder, "stat")));
             }
-            catch (IOException)
+            catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
             {
                 // The process ended between the listing and the read: what it used is in the machine's total.
+                continue;
             }
-            catch (UnauthorizedAccessException)
+
+            if (used is { } ticks)
             {
+                yield return (pid, commandLine, ticks);
             }
         }
-
-        using var self = System.Diagnostics.Process.GetCurrentProcess();
-        return new ProcessCpu(ticks, MachineTime(proc, cgroups), self.TotalProcessorTime);
     }
 
     /// <summary>The CPU every task has used: cgroup v2's root <c>cpu.stat</c>, v1's root <c>cpuacct.usage</c>, else
