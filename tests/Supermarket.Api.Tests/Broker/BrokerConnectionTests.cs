@@ -9,7 +9,7 @@ public sealed class BrokerConnectionTests
     public async Task With_the_bus_connected_publishes_and_questions_are_tried()
     {
         await using var harness = IngestHarness.Create();
-        await harness.Bus.Start();
+        await harness.StartAsync();
 
         Assert.True(harness.Connection.WorthTrying());
         Assert.True(harness.Connection.CanAsk());

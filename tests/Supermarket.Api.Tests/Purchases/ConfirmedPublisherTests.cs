@@ -12,7 +12,7 @@ public sealed class ConfirmedPublisherTests
     public async Task A_confirmed_publish_is_confirmed_and_reaches_the_bus()
     {
         await using var harness = IngestHarness.Create();
-        await harness.Bus.Start();
+        await harness.StartAsync();
         var purchase = IngestHarness.Purchase();
 
         using var attempt = new PublishAttempt(TimeSpan.FromMinutes(1));
@@ -24,7 +24,7 @@ public sealed class ConfirmedPublisherTests
     public async Task A_publish_that_fails_before_it_reached_a_channel_is_not_published()
     {
         await using var harness = IngestHarness.Create(publish => publish.UseExecute(_ => throw new InvalidOperationException("No connection")));
-        await harness.Bus.Start();
+        await harness.StartAsync();
         using var outcomes = new PublishOutcomes(harness.Meters);
         using var attempt = new PublishAttempt(TimeSpan.FromMinutes(1));
 
@@ -37,7 +37,7 @@ public sealed class ConfirmedPublisherTests
     {
         var channel = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         await using var harness = IngestHarness.Create(publish => publish.UseExecuteAsync(_ => channel.Task));
-        await harness.Bus.Start();
+        await harness.StartAsync();
         using var attempt = new PublishAttempt(TimeSpan.FromMinutes(1));
 
         // Waiting for a channel when its requests are answered: given up, so it must not be sent once a channel comes.

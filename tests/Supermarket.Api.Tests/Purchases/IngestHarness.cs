@@ -28,6 +28,19 @@ public sealed class IngestHarness : IAsyncDisposable
 
     public BrokerConnection Connection => _services.GetRequiredService<BrokerConnection>();
 
+    /// <summary>Starts the bus and waits until it says healthy: its receive endpoints start after <c>Start</c>
+    /// returns, and until they are ready the <see cref="BrokerConnection"/> rightly refuses questions.</summary>
+    public async Task StartAsync()
+    {
+        await Bus.Start();
+        var status = await _services.GetRequiredService<IBusControl>()
+            .WaitForHealthStatus(BusHealthStatus.Healthy, TimeSpan.FromSeconds(30));
+        if (status != BusHealthStatus.Healthy)
+        {
+            throw new TimeoutException($"The test bus was still {status} 30 s after it started.");
+        }
+    }
+
     /// <summary>Where this harness's metrics are made: a listener tells them from other tests' by it.</summary>
     public IMeterFactory Meters => _services.GetRequiredService<IMeterFactory>();
 

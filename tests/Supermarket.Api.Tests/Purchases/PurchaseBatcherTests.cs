@@ -13,7 +13,7 @@ public sealed class PurchaseBatcherTests
     public async Task Purchases_waiting_together_go_in_full_messages_and_each_is_published_once()
     {
         await using var harness = IngestHarness.Create();
-        await harness.Bus.Start();
+        await harness.StartAsync();
         var batcher = harness.Batcher(new IngestOptions { MaxBatchSize = 100 });
         var purchases = Enumerable.Range(0, 250).Select(_ => IngestHarness.Purchase()).ToList();
         var deadlines = purchases.Select(_ => new RequestDeadline(LongDeadline, CancellationToken.None)).ToList();
@@ -33,7 +33,7 @@ public sealed class PurchaseBatcherTests
     public async Task A_purchase_whose_request_stopped_waiting_before_a_batch_took_it_is_never_published()
     {
         await using var harness = IngestHarness.Create();
-        await harness.Bus.Start();
+        await harness.StartAsync();
         var batcher = harness.Batcher(new IngestOptions());
         var (late, onTime) = (IngestHarness.Purchase(), IngestHarness.Purchase());
 
@@ -67,7 +67,7 @@ public sealed class PurchaseBatcherTests
     public async Task With_nothing_in_flight_a_partial_batch_goes_at_once_whatever_the_linger()
     {
         await using var harness = IngestHarness.Create();
-        await harness.Bus.Start();
+        await harness.StartAsync();
         var batcher = harness.Batcher(new IngestOptions { BatchLinger = TimeSpan.FromHours(1) });
         await batcher.StartAsync(CancellationToken.None);
         using var deadline = new RequestDeadline(LongDeadline, CancellationToken.None);
@@ -87,7 +87,7 @@ public sealed class PurchaseBatcherTests
             publishing.TrySetResult();
             return confirms.Task;
         }));
-        await harness.Bus.Start();
+        await harness.StartAsync();
         var batcher = harness.Batcher(new IngestOptions { MaxBatchSize = 3, MaxBatchesInFlight = 2, BatchLinger = TimeSpan.FromHours(1) });
         await batcher.StartAsync(CancellationToken.None);
         using var deadline = new RequestDeadline(LongDeadline, CancellationToken.None);
@@ -111,7 +111,7 @@ public sealed class PurchaseBatcherTests
     {
         // The broker takes a second to confirm, honouring the publish's own cancellation as RabbitMQ's client does.
         await using var harness = IngestHarness.Create(publish => publish.UseExecuteAsync(context => Task.Delay(TimeSpan.FromSeconds(1), context.CancellationToken)));
-        await harness.Bus.Start();
+        await harness.StartAsync();
         // Deadlines of about a second: a purchase is taken while a tenth of that is left for its confirm.
         var batcher = harness.Batcher(new IngestOptions { RequestDeadline = TimeSpan.FromSeconds(1) });
         var (hurried, patient) = (IngestHarness.Purchase(), IngestHarness.Purchase());
@@ -136,7 +136,7 @@ public sealed class PurchaseBatcherTests
     {
         var confirms = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         await using var harness = IngestHarness.Create(publish => publish.UseExecuteAsync(_ => confirms.Task));
-        await harness.Bus.Start();
+        await harness.StartAsync();
         var batcher = harness.Batcher(new IngestOptions());
         var (hurried, patient) = (IngestHarness.Purchase(), IngestHarness.Purchase());
         using var nearDeadline = new RequestDeadline(TimeSpan.FromSeconds(1), CancellationToken.None);
@@ -161,7 +161,7 @@ public sealed class PurchaseBatcherTests
         // A publish held before it reaches a channel (the harness's filters run there), as one waits for a connection.
         var channel = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         await using var harness = IngestHarness.Create(publish => publish.UseExecuteAsync(_ => channel.Task));
-        await harness.Bus.Start();
+        await harness.StartAsync();
         var batcher = harness.Batcher(new IngestOptions { RequestDeadline = TimeSpan.FromMilliseconds(500) });
         using var first = new RequestDeadline(TimeSpan.FromMilliseconds(200), CancellationToken.None);
         using var last = new RequestDeadline(TimeSpan.FromMilliseconds(500), CancellationToken.None);
@@ -187,7 +187,7 @@ public sealed class PurchaseBatcherTests
             publishing.TrySetResult();
             return Interlocked.Increment(ref publishes) == 1 ? confirms.Task : Task.CompletedTask;
         }));
-        await harness.Bus.Start();
+        await harness.StartAsync();
         // A second's deadline leaves its tenth for the confirm; the linger would wait a whole second for a full group.
         var options = new IngestOptions { RequestDeadline = TimeSpan.FromSeconds(1), MaxBatchesInFlight = 2, BatchLinger = TimeSpan.FromSeconds(1) };
         var batcher = harness.Batcher(options);

@@ -36,7 +36,7 @@ public sealed class RefusedPublishObserverTests
     private static async Task<PublishContext<PurchaseBatchRecorded>> PublishContextAsync()
     {
         await using var harness = IngestHarness.Create();
-        await harness.Bus.Start();
+        await harness.StartAsync();
         var observer = new Capture();
         using var connected = harness.Bus.Bus.ConnectPublishObserver(observer);
         await harness.Bus.Bus.Publish(new PurchaseBatchRecorded([IngestHarness.Purchase()]));
