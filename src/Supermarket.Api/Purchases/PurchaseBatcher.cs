@@ -124,7 +124,7 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
 
     private async Task PublishAsync(List<Pending> batch, SemaphoreSlim slots)
     {
-        using var span = IngestTracing.StartBatch(batch.Select(p => p.Caller));
+        using var span = StartSpan(batch);
         var within = RequestDeadline.Until(batch.Max(pending => pending.Deadline));
         using var attempt = new PublishAttempt(within);
         var publishing = PublishWithinAsync(batch, attempt);
@@ -151,6 +151,21 @@ public sealed class PurchaseBatcher(ConfirmedPublisher publisher, IOptions<Inges
         {
             await publishing;
             slots.Release();
+        }
+    }
+
+    /// <summary>A span is never worth a purchase: one that cannot start (a failing trace listener) leaves the group
+    /// untraced rather than unanswered, its requests waiting past their deadlines for an answer that never comes.</summary>
+    private Activity? StartSpan(List<Pending> batch)
+    {
+        try
+        {
+            return IngestTracing.StartBatch(batch.Select(p => p.Caller));
+        }
+        catch (Exception exception)
+        {
+            logger.LogWarning(exception, "The span of a group of {Count} purchases could not start; the group goes without it", batch.Count);
+            return null;
         }
     }
 

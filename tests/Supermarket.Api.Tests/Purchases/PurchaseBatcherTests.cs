@@ -1,6 +1,8 @@
+using System.Diagnostics;
 using MassTransit;
 using Supermarket.Api.Purchases;
 using Supermarket.Contracts.Purchases;
+using Supermarket.ServiceDefaults.Observability;
 
 namespace Supermarket.Api.Tests.Purchases;
 
@@ -45,6 +47,36 @@ public sealed class PurchaseBatcherTests
 
         Assert.Equal(PublishOutcome.Confirmed, await confirmed);
         Assert.Equal([[onTime.PurchaseId]], await harness.PublishedAsync());
+        await batcher.StopAsync(CancellationToken.None);
+    }
+
+    [Fact]
+    public async Task A_group_whose_span_cannot_start_is_published_and_answered_all_the_same()
+    {
+        await using var harness = IngestHarness.Create();
+        await harness.StartAsync();
+        var batcher = harness.Batcher(new IngestOptions());
+        // A trace listener that fails, for this test's trace alone: the other tests' groups go on.
+        using var till = new Activity("a till's POST").SetIdFormat(ActivityIdFormat.W3C).Start();
+        var traceOfThisTest = till.TraceId;
+        using var failingListener = new ActivityListener
+        {
+            ShouldListenTo = source => source.Name == TelemetryRegistration.MeterName,
+            Sample = (ref ActivityCreationOptions<ActivityContext> options) => options.Parent.TraceId == traceOfThisTest
+                ? throw new InvalidOperationException("a trace listener that fails")
+                : ActivitySamplingResult.None,
+        };
+        ActivitySource.AddActivityListener(failingListener);
+        using var deadline = new RequestDeadline(TimeSpan.FromSeconds(2), CancellationToken.None);
+        var purchase = IngestHarness.Purchase();
+
+        var outcome = batcher.SubmitAsync(purchase, deadline);
+        till.Stop();
+        await batcher.StartAsync(CancellationToken.None);
+
+        // Bounded here: before, the group was never answered and its request, taken, waited for good.
+        Assert.Equal(PublishOutcome.Confirmed, await outcome.WaitAsync(TimeSpan.FromSeconds(30)));
+        Assert.Equal([[purchase.PurchaseId]], await harness.PublishedAsync());
         await batcher.StopAsync(CancellationToken.None);
     }
 

@@ -30,7 +30,8 @@ public sealed class ExactSalesTests(SupermarketSystem system, TestedAppHost appH
         await Parallel.ForEachAsync(Enumerable.Range(0, posts), new ParallelOptions { MaxDegreeOfParallelism = 16 }, async (i, _) =>
         {
             var response = await Purchases.PostAsync(system.Api, $"/purchase/{store}/customer/{500_000 + i}/date/20210301", body);
-            Assert.Equal(HttpStatusCode.Created, response.StatusCode);
+            // The problem's text too: a 500 here once (CI 2026-12-03), its exception in .local/test-results/in-process-hosts.log.
+            Assert.True(response.StatusCode == HttpStatusCode.Created, $"{(int)response.StatusCode}: {await response.Content.ReadAsStringAsync()}");
         });
 
         (int, long)[] expected = [(item, 2_200_000_000)];
