@@ -28,9 +28,10 @@ public sealed class IngestOptions
     [Range(1, 1000)]
     public int MaxBatchSize { get; set; } = 100;
 
-    /// <summary>Only while another group awaits its confirm: with none in flight a group goes at once.</summary>
+    /// <summary>Only while another group awaits its confirm: with none in flight a group goes at once. Long enough
+    /// that groups fill (the broker and the writer are paid by the message; docs/performance.md, "The purchase's cost").</summary>
     [Range(typeof(TimeSpan), "00:00:00", "00:00:01")]
-    public TimeSpan BatchLinger { get; set; } = TimeSpan.FromMilliseconds(1);
+    public TimeSpan BatchLinger { get; set; } = TimeSpan.FromMilliseconds(5);
 
     [Range(1, 64)]
     public int MaxBatchesInFlight { get; set; } = 4;
