@@ -32,12 +32,12 @@ public sealed class IngestHarness : IAsyncDisposable
     /// returns, and until they are ready the <see cref="BrokerConnection"/> rightly refuses questions.</summary>
     public async Task StartAsync()
     {
+        var bound = TimeSpan.FromSeconds(30);
         await Bus.Start();
-        var status = await _services.GetRequiredService<IBusControl>()
-            .WaitForHealthStatus(BusHealthStatus.Healthy, TimeSpan.FromSeconds(30));
+        var status = await _services.GetRequiredService<IBusControl>().WaitForHealthStatus(BusHealthStatus.Healthy, bound);
         if (status != BusHealthStatus.Healthy)
         {
-            throw new TimeoutException($"The test bus was still {status} 30 s after it started.");
+            throw new TimeoutException($"The test bus was still {status} {bound.TotalSeconds} s after it started.");
         }
     }
 

@@ -2,7 +2,6 @@ extern alias LoadTest;
 
 using Microsoft.Extensions.Logging;
 using Serilog;
-using Serilog.Events;
 using Serilog.Extensions.Logging;
 
 namespace Supermarket.IntegrationTests.Infrastructure;

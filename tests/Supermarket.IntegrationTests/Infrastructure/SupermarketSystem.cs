@@ -103,8 +103,8 @@ public sealed class SupermarketSystem : IAsyncLifetime
     public static Task<RunningWorker> StartWorkerAsync(Worker worker, Dictionary<string, string?> settings, bool untilBusStarted = true) =>
         worker switch
         {
-            Worker.Writer => StartWorkerAsync(builder => builder.AddPurchaseRecording(), TestSettings.WriterAccounts(), settings, untilBusStarted, "writer"),
-            _ => StartWorkerAsync(builder => builder.AddSalesAggregation(), TestSettings.AggregatorAccounts(), settings, untilBusStarted, "aggregator"),
+            Worker.Writer => StartWorkerAsync(builder => builder.AddPurchaseRecording(), TestSettings.WriterAccounts(), settings, untilBusStarted, logName: "writer"),
+            _ => StartWorkerAsync(builder => builder.AddSalesAggregation(), TestSettings.AggregatorAccounts(), settings, untilBusStarted, logName: "aggregator"),
         };
 
     /// <summary>An aggregator counting shard <paramref name="shard"/> of <paramref name="shards"/>, ready to answer.</summary>
@@ -135,10 +135,10 @@ public sealed class SupermarketSystem : IAsyncLifetime
     /// starting ("Failed to stop bus (Not Started)"), which then starts anyway and consumes with its host's services
     /// disposed (found: a test's aggregator, stopped right after its rebuild, faulted a later test's questions).</summary>
     public static async Task<RunningWorker> StartWorkerAsync(Action<IHostApplicationBuilder> add,
-        Dictionary<string, string?> accounts, Dictionary<string, string?> settings, bool untilBusStarted = true, string host = "worker")
+        Dictionary<string, string?> accounts, Dictionary<string, string?> settings, bool untilBusStarted = true, string logName = "worker")
     {
         var builder = WebApplication.CreateSlimBuilder();
-        builder.Logging.AddHostLog(host);
+        builder.Logging.AddHostLog(logName);
         builder.Configuration.AddInMemoryCollection(accounts);
         builder.Configuration.AddInMemoryCollection(settings);
         builder.Services.Configure<MassTransitHostOptions>(host => host.WaitUntilStarted = untilBusStarted);
